@@ -1,0 +1,64 @@
+/**
+ * A world's clock: real time by default, and settable and movable by tests and QA. Rate-limit
+ * windows, `Retry-After`, bans, `X-RateLimit-Reset` and the sunset read this clock and nothing else.
+ */
+
+/** A moment: a `Date`, an ISO 8601 string or milliseconds since the epoch. */
+export type Moment = Date | string | number
+
+export interface Clock {
+  /** Milliseconds since the epoch on this clock. */
+  now(): number
+  /** Freezes the clock at `moment`. */
+  set(moment: Moment): void
+  /** Moves the clock forward (or back, with a negative value) by `ms`, frozen or running. */
+  advance(ms: number): void
+  /** Back to real time (a frozen clock runs again, with no offset). */
+  useRealTime(): void
+  /** Whether the clock is frozen (set and not running). */
+  readonly frozen: boolean
+}
+
+/** Turns a moment into ms since the epoch, with a clear error for a bad one. */
+export function toEpochMs(moment: Moment): number {
+  const ms = moment instanceof Date ? moment.getTime() : typeof moment === 'number' ? moment : Date.parse(moment)
+  if (!Number.isFinite(ms)) {
+    throw new TypeError(
+      `[petstore-mock] Invalid time ${JSON.stringify(String(moment))}: use a Date, milliseconds since the epoch or an ISO 8601 string such as "2026-06-01T12:00:00Z".`,
+    )
+  }
+  return ms
+}
+
+/**
+ * Creates a clock. `realNow` is the source of real time (injectable for tests).
+ *
+ * @example
+ * const clock = createClock()
+ * clock.set('2030-12-05T00:00:00Z') // frozen at the sunset
+ * clock.advance(60_000)             // one minute later
+ * clock.useRealTime()
+ */
+export function createClock(realNow: () => number = Date.now): Clock {
+  let frozenAt: number | undefined
+  let offset = 0
+  return {
+    now: () => frozenAt ?? realNow() + offset,
+    set(moment) {
+      frozenAt = toEpochMs(moment)
+    },
+    advance(ms) {
+      if (!Number.isFinite(ms))
+        throw new TypeError(`[petstore-mock] clock.advance() needs a finite number of milliseconds, got ${String(ms)}.`)
+      if (frozenAt === undefined) offset += ms
+      else frozenAt += ms
+    },
+    useRealTime() {
+      frozenAt = undefined
+      offset = 0
+    },
+    get frozen() {
+      return frozenAt !== undefined
+    },
+  }
+}

@@ -1,0 +1,176 @@
+/**
+ * The Pet Store API as a function of plain data: `handle(request) -> response`. Every host
+ * (msw handlers, `petStore.fetch`, the standalone server) calls this and nothing else, so they
+ * all behave the same.
+ *
+ * Order of the steps (docs/spec-decisions.md, "Order of checks"): base path, route, key, quota,
+ * 404/405, body size, then the operation. Routing comes first only so the deprecated operation's
+ * headers are on all of its responses; its 404/405 is answered after the key and quota checks.
+ */
+
+import type { PetStatus } from '../schemas.js'
+import { authenticate } from './auth.js'
+import { ERRORS, type ErrorCode, json, problem } from './errors.js'
+import { matchRoute, type OperationId } from './routes.js'
+import type { ApiKey, ApiRequest, ApiResponse, ApiResult, PetRepository } from './types.js'
+import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
+
+/** What the quota (rate limiter) decides for one request. */
+export type QuotaDecision =
+  | { ok: true; headers: Record<string, string> }
+  | { ok: false; code: ErrorCode; message: string; headers: Record<string, string> }
+
+/** The rate-limit seam: counts a key's requests and says which headers to send. */
+export interface Quota {
+  /** Counts one request of an authenticated key, or refuses it. */
+  consume(key: ApiKey): QuotaDecision
+  /** The `X-RateLimit-*` headers of a response to a request without a valid key. */
+  unauthenticated(): Record<string, string>
+}
+
+export interface ApiOptions {
+  /** `strict`: 400 for a bad `limit` or `status`; `lenient`: clamp and match nothing. */
+  readonly queryValidation: QueryValidation
+  /** Status stored when `POST /pets` omits it; `undefined` stores the pet without status. */
+  readonly defaultStatus: PetStatus | undefined
+  /** Bodies longer than this are answered 413. */
+  readonly maxBodyBytes: number
+  /** When `GET /pets/{petId}` is removed (ms since the epoch). */
+  readonly sunsetAt: number
+  /** When `GET /pets/{petId}` was deprecated (ms since the epoch), for the `Deprecation` header. */
+  readonly deprecatedAt: number
+}
+
+/** Everything the core reads: one world's data, keys, clock and quota. */
+export interface ApiWorld {
+  /** The path the API lives under, e.g. `/v1`. */
+  readonly basePath: string
+  readonly keys: ReadonlyMap<string, ApiKey>
+  readonly pets: PetRepository
+  readonly quota: Quota
+  /** The world's clock, in ms since the epoch. */
+  readonly now: () => number
+  readonly options: ApiOptions
+}
+
+export interface Api {
+  handle(request: ApiRequest): ApiResult
+}
+
+function header(request: ApiRequest, name: string): string | undefined {
+  const value = request.headers[name]
+  return typeof value === 'string' || value === undefined ? value : value.join(', ')
+}
+
+const withHeaders = (response: ApiResponse, headers: Record<string, string>): ApiResponse => ({
+  ...response,
+  headers: { ...headers, ...response.headers },
+})
+
+/**
+ * Builds the API over one world.
+ *
+ * @example
+ * const api = createApi(world)
+ * const response = api.handle({ method: 'GET', path: '/v1/pets', query: 'limit=2', headers: { authorization: 'Bearer test-pro' }, body: undefined })
+ */
+export function createApi(world: ApiWorld): Api {
+  const { basePath, options } = world
+  const deprecationHeaders: Record<string, string> = {
+    deprecation: `@${Math.floor(options.deprecatedAt / 1000)}`,
+    sunset: new Date(options.sunsetAt).toUTCString(),
+    link: `<${basePath}/pets>; rel="successor-version"`,
+  }
+
+  const listPets = (request: ApiRequest): ApiResponse => {
+    const query = validateListQuery(request.query, options.queryValidation)
+    if (!query.ok) return problem('invalid_query_parameter', query.message)
+    const entries = query.statusMatchesNothing ? [] : world.pets.list(query.status, query.limit)
+    let body = '['
+    for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as { json: string }).json
+    return json(200, `${body}]`)
+  }
+
+  const createPet = (request: ApiRequest): ApiResult => {
+    const result = validateNewPet(header(request, 'content-type'), request.body)
+    if (!result.ok) return problem(result.code, result.message)
+    const pet =
+      result.pet.status === undefined && options.defaultStatus !== undefined ? { ...result.pet, status: options.defaultStatus } : result.pet
+    const { entry, written } = world.pets.add(pet)
+    const response = json(201, entry.json, { location: `${basePath}/pets/${entry.pet.id}` })
+    return written.then(() => response)
+  }
+
+  const getPet = (petId: string): ApiResponse => {
+    if (world.now() >= options.sunsetAt) {
+      return problem(
+        'gone',
+        `GET ${basePath}/pets/{petId} was removed on ${new Date(options.sunsetAt).toUTCString()}. Use GET ${basePath}/pets with the status filter instead.`,
+      )
+    }
+    const id = parsePetId(petId)
+    const entry = id === undefined ? undefined : world.pets.get(id)
+    if (!entry) return problem('pet_not_found', `No pet with id ${JSON.stringify(petId)}.`)
+    return json(200, entry.json)
+  }
+
+  const listOrders = (): ApiResponse =>
+    problem(
+      'not_implemented',
+      `GET ${basePath}/store/orders is listed by the Pet Store spec, but the spec does not define it, so petstore-mock cannot answer it. Put your own msw handler in front of it (see README, "Your own handlers").`,
+    )
+
+  const operate = (operation: OperationId, request: ApiRequest, petId: string | undefined): ApiResult => {
+    switch (operation) {
+      case 'listPets':
+        return listPets(request)
+      case 'createPet':
+        return createPet(request)
+      case 'getPet':
+        return getPet(petId ?? '')
+      case 'listOrders':
+        return listOrders()
+    }
+  }
+
+  return {
+    handle(request) {
+      if (!request.path.startsWith(basePath) || (request.path.length > basePath.length && request.path[basePath.length] !== '/')) {
+        return problem('route_not_found', `No operation at ${request.path}: the API lives under ${basePath}.`)
+      }
+      const route = matchRoute(request.method, request.path.slice(basePath.length))
+      const isGetPet =
+        (route.ok && route.operation === 'getPet') ||
+        (!route.ok && route.code === 'method_not_allowed' && route.operations.includes('getPet'))
+      const extra = isGetPet ? deprecationHeaders : undefined
+
+      const caller = authenticate(header(request, 'authorization'), world.keys)
+      if (!caller.ok) {
+        const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
+        return extra ? withHeaders(response, extra) : response
+      }
+      const quota = world.quota.consume(caller.key)
+      const finish = (response: ApiResponse): ApiResponse => withHeaders(response, extra ? { ...quota.headers, ...extra } : quota.headers)
+      if (!quota.ok) return finish(problem(quota.code, quota.message))
+
+      if (!route.ok) {
+        if (route.code === 'route_not_found') {
+          return finish(problem('route_not_found', `No operation at ${request.method} ${request.path}.`))
+        }
+        return finish(
+          problem('method_not_allowed', `${request.method} is not allowed on ${request.path}; allowed: ${route.allow}.`, {
+            allow: route.allow,
+          }),
+        )
+      }
+      if (request.bodyTooLarge || (request.body !== undefined && request.body.length > options.maxBodyBytes)) {
+        return finish(problem('payload_too_large', `Request body is larger than ${options.maxBodyBytes} bytes.`))
+      }
+      const result = operate(route.operation, request, route.petId)
+      return result instanceof Promise ? result.then(finish) : finish(result)
+    },
+  }
+}
+
+/** The status an error code is answered with. */
+export const statusOf = (code: ErrorCode): number => ERRORS[code].status

@@ -1,0 +1,49 @@
+/**
+ * The catalogue of error codes petstore-mock answers with: stable lower_snake strings, one place.
+ * The spec leaves "the set of values of the `code` field" open (docs/spec-decisions.md), so this
+ * list is the mock's own, documented in docs/errors.md.
+ */
+import type { ApiResponse } from './types.js'
+
+export const ERRORS = {
+  invalid_query_parameter: { status: 400, title: 'A query parameter is missing or invalid' },
+  invalid_json: { status: 400, title: 'The request body is not valid JSON' },
+  invalid_body: { status: 400, title: 'The request body is missing required fields or has invalid values' },
+  unauthorized: { status: 401, title: 'Missing or invalid API key' },
+  pet_not_found: { status: 404, title: 'No pet has the requested id' },
+  route_not_found: { status: 404, title: 'No operation is defined at this path' },
+  method_not_allowed: { status: 405, title: 'The path does not support this method' },
+  gone: { status: 410, title: 'The operation has been removed after its sunset date' },
+  payload_too_large: { status: 413, title: 'The request body is larger than the limit' },
+  unsupported_media_type: { status: 415, title: 'The request body is not application/json' },
+  rate_limited: { status: 429, title: 'The rate limit of the API key is exceeded' },
+  key_temporarily_banned: { status: 429, title: 'The API key is temporarily banned' },
+  internal_error: { status: 500, title: 'The mock failed unexpectedly' },
+  not_implemented: { status: 501, title: 'The spec does not define this operation' },
+} as const satisfies Record<string, { status: number; title: string }>
+
+export type ErrorCode = keyof typeof ERRORS
+
+const JSON_TYPE = 'application/json'
+
+/**
+ * The one writer of the spec's Error body `{ code, message, status }`: every error response
+ * of every host goes through it.
+ *
+ * @example
+ * problem('pet_not_found', 'No pet with id 42.')
+ * // { status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"pet_not_found",...}' }
+ */
+export function problem(code: ErrorCode, message: string = ERRORS[code].title, headers: Record<string, string> = {}): ApiResponse {
+  const { status } = ERRORS[code]
+  return {
+    status,
+    headers: { ...headers, 'content-type': JSON_TYPE },
+    body: JSON.stringify({ code, message, status }),
+  }
+}
+
+/** A 2xx JSON response. */
+export function json(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
+  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body }
+}

@@ -1,0 +1,52 @@
+/**
+ * Lossless JSON for int64 fields: request bodies are parsed with every integer-valued number as a
+ * `bigint` (plain `JSON.parse` rounds 9223372036854775807 to 9223372036854775808), and responses
+ * are written by hand so `bigint`s print as their exact digits.
+ */
+import { parse } from 'lossless-json'
+import type { Pet } from '../schemas.js'
+
+export type JsonParseResult = { ok: true; value: unknown } | { ok: false; message: string }
+
+const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
+/** Exponents beyond this make any non-zero integer far larger than int64. */
+const MAX_EXPONENT = 40
+
+/**
+ * The exact integer a JSON number literal denotes (`1`, `1.0`, `1e3`, `9223372036854775807`),
+ * or a `number` when it has a fractional part (`1.5`), so schema checks can tell the two apart.
+ */
+export function toExactNumber(raw: string): bigint | number {
+  const match = NUMBER.exec(raw)
+  if (!match) return Number(raw)
+  const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match
+  let digits = (whole + fraction).replace(/^0+(?=\d)/, '')
+  let exponent = Number(exponentText) - fraction.length
+  if (/^0+$/.test(digits)) return 0n
+  if (exponent < 0) {
+    const dropped = digits.slice(exponent)
+    if (!/^0*$/.test(dropped)) return Number(raw)
+    digits = digits.slice(0, exponent) || '0'
+    exponent = 0
+  }
+  if (exponent > MAX_EXPONENT) {
+    // Integer-valued but astronomically large: any value past int64 fails the same range check.
+    exponent = MAX_EXPONENT
+  }
+  return BigInt(`${sign}${digits}${'0'.repeat(exponent)}`)
+}
+
+/** Parses JSON text; integer-valued numbers come back as `bigint`, fractions as `number`. */
+export function parseJson(text: string): JsonParseResult {
+  try {
+    return { ok: true, value: parse(text, null, toExactNumber) }
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+/** The Pet's JSON text, fields in the spec's order, int64 values exact. */
+export function serializePet(pet: Pet): string {
+  const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`
+  return `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`
+}

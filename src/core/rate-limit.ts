@@ -1,0 +1,191 @@
+/**
+ * Rate limits per key: a fixed UTC-minute window and a fixed UTC-day window, 429 with
+ * `Retry-After` when either is used up, and a temporary ban for a key that keeps sending
+ * before its `Retry-After` has passed.
+ *
+ * @see ../shared/spec/pet-store-service.md "Limits"; decisions in docs/spec-decisions.md
+ */
+import type { Quota, QuotaDecision } from './api.js'
+import type { ApiKey, Limits } from './types.js'
+
+const MINUTE = 60_000
+const DAY = 86_400_000
+
+export interface RateLimitOptions {
+  /** The early retry (sent before `Retry-After` has passed) that bans the key. Default 5. */
+  readonly banAfterEarlyRetries: number
+  /** How long a ban lasts, in ms. Default 15 minutes. */
+  readonly banDurationMs: number
+  /** `Retry-After` as whole seconds (default) or as an HTTP-date. */
+  readonly retryAfterFormat: 'seconds' | 'http-date'
+  /** What a 401 reports: the Free plan's minute window, not counted (default), or no headers. */
+  readonly unauthenticatedHeaders: 'free-plan' | 'omit'
+  /** The limits a 401 reports with `free-plan`. */
+  readonly freePlan: Limits
+}
+
+export const DEFAULT_RATE_LIMIT_OPTIONS: RateLimitOptions = {
+  banAfterEarlyRetries: 5,
+  banDurationMs: 15 * MINUTE,
+  retryAfterFormat: 'seconds',
+  unauthenticatedHeaders: 'free-plan',
+  freePlan: { perMinute: 60, perDay: 1_000 },
+}
+
+/** One key's counters, as plain data (exported in state snapshots). */
+export interface KeyCounters {
+  minuteStart: number
+  minuteCount: number
+  dayStart: number
+  dayCount: number
+  /** When the last 429 told the key it may retry (0: not limited). */
+  retryAt: number
+  /** Requests sent before `retryAt` since the last 429 of this limited period. */
+  earlyRetries: number
+  /** End of the key's ban (0: not banned). */
+  bannedUntil: number
+}
+
+export interface RateLimiter extends Quota {
+  /** The counters of a key, for inspection and snapshots. */
+  counters(key: string): Readonly<KeyCounters> | undefined
+  /** Replaces a key's counters (scenarios that start limited or banned, state restore). */
+  setCounters(key: string, counters: KeyCounters): void
+  /** Every key's counters. */
+  snapshot(): Record<string, KeyCounters>
+  /** Forgets every counter and ban. */
+  reset(): void
+}
+
+const seconds = (ms: number): string => String(Math.ceil(ms / 1000))
+
+function rateHeaders(limit: number, remaining: number, resetAt: number): Record<string, string> {
+  return {
+    'x-ratelimit-limit': String(limit),
+    'x-ratelimit-remaining': String(Math.max(0, remaining)),
+    'x-ratelimit-reset': seconds(resetAt),
+  }
+}
+
+/**
+ * Creates the rate limiter of one world. `now` is the world's clock.
+ *
+ * @example
+ * const limiter = createRateLimiter({ now: clock.now })
+ * const decision = limiter.consume(key) // { ok: true, headers: { 'x-ratelimit-limit': '60', … } }
+ */
+export function createRateLimiter({
+  now,
+  options = DEFAULT_RATE_LIMIT_OPTIONS,
+}: {
+  now: () => number
+  options?: RateLimitOptions
+}): RateLimiter {
+  const state = new Map<string, KeyCounters>()
+
+  const retryAfter = (at: number, from: number): string =>
+    options.retryAfterFormat === 'http-date'
+      ? new Date(Math.ceil(at / 1000) * 1000).toUTCString()
+      : String(Math.max(1, Math.ceil((at - from) / 1000)))
+
+  /** The key's counters with both windows rolled forward to `at`. */
+  const current = (key: string, at: number): KeyCounters => {
+    let counters = state.get(key)
+    if (!counters) {
+      counters = { minuteStart: 0, minuteCount: 0, dayStart: 0, dayCount: 0, retryAt: 0, earlyRetries: 0, bannedUntil: 0 }
+      state.set(key, counters)
+    }
+    const minuteStart = at - (((at % MINUTE) + MINUTE) % MINUTE)
+    const dayStart = at - (((at % DAY) + DAY) % DAY)
+    if (counters.minuteStart !== minuteStart) {
+      counters.minuteStart = minuteStart
+      counters.minuteCount = 0
+    }
+    if (counters.dayStart !== dayStart) {
+      counters.dayStart = dayStart
+      counters.dayCount = 0
+    }
+    return counters
+  }
+
+  /** The window currently applying: fewer requests remaining; on a tie, the one resetting first. */
+  const applying = (limits: Limits, counters: KeyCounters): { limit: number; remaining: number; resetAt: number } => {
+    const minuteRemaining = limits.perMinute - counters.minuteCount
+    const dayRemaining = limits.perDay - counters.dayCount
+    return dayRemaining < minuteRemaining
+      ? { limit: limits.perDay, remaining: dayRemaining, resetAt: counters.dayStart + DAY }
+      : { limit: limits.perMinute, remaining: minuteRemaining, resetAt: counters.minuteStart + MINUTE }
+  }
+
+  const consume = (key: ApiKey): QuotaDecision => {
+    const at = now()
+    const counters = current(key.key, at)
+    const { limits } = key
+
+    if (counters.bannedUntil > at) {
+      const window = applying(limits, counters)
+      return {
+        ok: false,
+        code: 'key_temporarily_banned',
+        message: `API key is temporarily banned for retrying before Retry-After had passed; the ban ends at ${new Date(counters.bannedUntil).toISOString()}.`,
+        headers: { ...rateHeaders(window.limit, 0, counters.bannedUntil), 'retry-after': retryAfter(counters.bannedUntil, at) },
+      }
+    }
+
+    const dayUsedUp = counters.dayCount >= limits.perDay
+    if (dayUsedUp || counters.minuteCount >= limits.perMinute) {
+      // The binding window is the one that frees the key last: the day when it is used up.
+      const limit = dayUsedUp ? limits.perDay : limits.perMinute
+      const resetAt = dayUsedUp ? counters.dayStart + DAY : counters.minuteStart + MINUTE
+      if (counters.retryAt > at) {
+        counters.earlyRetries += 1
+        if (counters.earlyRetries >= options.banAfterEarlyRetries) {
+          counters.bannedUntil = at + options.banDurationMs
+          counters.retryAt = 0
+          counters.earlyRetries = 0
+          return {
+            ok: false,
+            code: 'key_temporarily_banned',
+            message: `API key is temporarily banned for ${seconds(options.banDurationMs)} s: it sent ${options.banAfterEarlyRetries} requests before Retry-After had passed.`,
+            headers: { ...rateHeaders(limit, 0, counters.bannedUntil), 'retry-after': retryAfter(counters.bannedUntil, at) },
+          }
+        }
+      } else {
+        counters.earlyRetries = 0
+      }
+      counters.retryAt = resetAt
+      const window = dayUsedUp ? 'day' : 'minute'
+      return {
+        ok: false,
+        code: 'rate_limited',
+        message: `Rate limit exceeded: ${limit} requests per ${window} for the ${key.plan} plan. Retry after ${retryAfter(resetAt, at)}${options.retryAfterFormat === 'seconds' ? ' s' : ''}.`,
+        headers: { ...rateHeaders(limit, 0, resetAt), 'retry-after': retryAfter(resetAt, at) },
+      }
+    }
+
+    counters.minuteCount += 1
+    counters.dayCount += 1
+    counters.retryAt = 0
+    counters.earlyRetries = 0
+    const window = applying(limits, counters)
+    return { ok: true, headers: rateHeaders(window.limit, window.remaining, window.resetAt) }
+  }
+
+  return {
+    consume,
+    unauthenticated() {
+      if (options.unauthenticatedHeaders === 'omit') return {}
+      const at = now()
+      const minuteEnd = at - (((at % MINUTE) + MINUTE) % MINUTE) + MINUTE
+      return rateHeaders(options.freePlan.perMinute, options.freePlan.perMinute, minuteEnd)
+    },
+    counters: (key) => state.get(key),
+    setCounters(key, counters) {
+      state.set(key, { ...counters })
+    },
+    snapshot: () => Object.fromEntries([...state].map(([key, counters]) => [key, { ...counters }])),
+    reset() {
+      state.clear()
+    },
+  }
+}

@@ -1,0 +1,61 @@
+/**
+ * Plain-data shapes the core works on. Hosts convert to and from them at the edges
+ * (msw handlers and `petStore.fetch` from Fetch objects, the standalone server from `node:http`).
+ */
+import type { NewPet, Pet, PetStatus } from '../schemas.js'
+
+/** A request as plain data. */
+export interface ApiRequest {
+  /** Upper-case method, e.g. `GET`. */
+  readonly method: string
+  /** The URL's pathname as sent (percent-encoded), including the base path, e.g. `/v1/pets/7`. */
+  readonly path: string
+  /** The raw query string without the leading `?`; empty when there is none. */
+  readonly query: string
+  /** Request headers with lower-case names. */
+  readonly headers: Readonly<Record<string, string | readonly string[] | undefined>>
+  /** The raw body text; `undefined` when the request has no body. */
+  readonly body: string | undefined
+  /** Set by a host that stopped reading a body over the size limit. */
+  readonly bodyTooLarge?: boolean
+}
+
+/** A response as plain data: header names are lower-case. */
+export interface ApiResponse {
+  readonly status: number
+  readonly headers: Record<string, string>
+  readonly body: string
+}
+
+/** What the core answers: a response now, or once the store has written. */
+export type ApiResult = ApiResponse | Promise<ApiResponse>
+
+/** A stored pet with its JSON text, serialised once when it is written. */
+export interface PetEntry {
+  readonly pet: Pet
+  readonly json: string
+}
+
+/** The pets as the core sees them. The store implements it with indexes (no full scans). */
+export interface PetRepository {
+  get(id: bigint): PetEntry | undefined
+  /** Up to `limit` pets in ascending id order, optionally only those with `status`. */
+  list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
+  /** Stores a new pet under the next id; the returned entry is visible to `get`/`list` at once. */
+  add(pet: NewPet): { entry: PetEntry; written: Promise<void> }
+}
+
+export type Plan = 'free' | 'pro' | 'business' | 'enterprise'
+
+/** Requests allowed per UTC minute and per UTC day. */
+export interface Limits {
+  readonly perMinute: number
+  readonly perDay: number
+}
+
+/** A known API key. */
+export interface ApiKey {
+  readonly key: string
+  readonly plan: Plan
+  readonly limits: Limits
+}

@@ -1,0 +1,131 @@
+/**
+ * Validation of what clients send: the query of `GET /pets`, the body of `POST /pets` and the
+ * `petId` path parameter. Each returns a result; the caller turns failures into Error responses.
+ * @see ../shared/spec/pet-store-service.md "Endpoints"
+ */
+import { INT64_MAX, INT64_MIN, type NewPet, NewPetSchema, PET_STATUSES, type PetStatus } from '../schemas.js'
+import { parseJson } from './json.js'
+
+export const LIMIT_DEFAULT = 20
+export const LIMIT_MIN = 1
+export const LIMIT_MAX = 100
+
+/**
+ * How `GET /pets` treats a `limit` outside 1..100 or an unknown `status` (the spec leaves it open):
+ * `strict` answers 400, `lenient` clamps `limit` into range (default 20 when not a number) and
+ * matches no pet for an unknown `status`.
+ */
+export type QueryValidation = 'strict' | 'lenient'
+
+export type ListQueryResult =
+  | { ok: true; limit: number; status: PetStatus | undefined; statusMatchesNothing: boolean }
+  | { ok: false; message: string }
+
+const DIGITS = /^\d+$/
+const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as readonly string[]).includes(value)
+
+/**
+ * Reads `limit` and `status` from a raw query string. Every problem is reported, each naming its
+ * parameter.
+ *
+ * @example
+ * validateListQuery('limit=5&status=sold', 'strict') // { ok: true, limit: 5, status: 'sold', … }
+ * validateListQuery('limit=abc', 'strict') // { ok: false, message: 'Invalid query: limit must be …' }
+ */
+export function validateListQuery(query: string, mode: QueryValidation): ListQueryResult {
+  if (query === '') return { ok: true, limit: LIMIT_DEFAULT, status: undefined, statusMatchesNothing: false }
+  const params = new URLSearchParams(query)
+  const problems: string[] = []
+  let limit = LIMIT_DEFAULT
+  let status: PetStatus | undefined
+  let statusMatchesNothing = false
+
+  const limits = params.getAll('limit')
+  if (limits.length > 1) {
+    problems.push(`limit must be given at most once (got ${limits.length} values)`)
+  } else if (limits[0] !== undefined) {
+    const raw = limits[0]
+    const value = DIGITS.test(raw) ? Number(raw) : Number.NaN
+    if (value >= LIMIT_MIN && value <= LIMIT_MAX) limit = value
+    else if (mode === 'lenient') limit = Number.isNaN(value) ? LIMIT_DEFAULT : Math.min(Math.max(value, LIMIT_MIN), LIMIT_MAX)
+    else problems.push(`limit must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX} (got ${JSON.stringify(raw)})`)
+  }
+
+  const statuses = params.getAll('status')
+  if (statuses.length > 1) {
+    problems.push(`status must be given at most once (got ${statuses.length} values)`)
+  } else if (statuses[0] !== undefined) {
+    const raw = statuses[0]
+    if (isPetStatus(raw)) status = raw
+    else if (mode === 'lenient') statusMatchesNothing = true
+    else problems.push(`status must be one of ${PET_STATUSES.join(', ')} (got ${JSON.stringify(raw)})`)
+  }
+
+  if (problems.length > 0) return { ok: false, message: `Invalid query: ${problems.join('; ')}.` }
+  return { ok: true, limit, status, statusMatchesNothing }
+}
+
+export type NewPetResult =
+  | { ok: true; pet: NewPet }
+  | { ok: false; code: 'invalid_json' | 'invalid_body' | 'unsupported_media_type'; message: string }
+
+const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i
+
+/**
+ * Validates the body of `POST /pets`: media type, JSON syntax, an object, then every field
+ * (all problems in one message). Unknown fields and a client-sent `id` are dropped.
+ *
+ * @example
+ * validateNewPet('application/json', '{"name":"Rex","categoryId":1}')
+ * // { ok: true, pet: { name: 'Rex', categoryId: 1n } }
+ */
+export function validateNewPet(contentType: string | undefined, body: string | undefined): NewPetResult {
+  const empty = body === undefined || body.trim() === ''
+  if (empty && contentType === undefined) {
+    return { ok: false, code: 'invalid_body', message: 'Request body is required: a NewPet JSON object with name and categoryId.' }
+  }
+  if (contentType === undefined || !JSON_MEDIA_TYPE.test(contentType)) {
+    return {
+      ok: false,
+      code: 'unsupported_media_type',
+      message: `Content-Type must be application/json (got ${contentType === undefined ? 'none' : JSON.stringify(contentType)}).`,
+    }
+  }
+  if (empty) {
+    return { ok: false, code: 'invalid_body', message: 'Request body is required: a NewPet JSON object with name and categoryId.' }
+  }
+  const parsed = parseJson(body)
+  if (!parsed.ok) return { ok: false, code: 'invalid_json', message: `Request body is not valid JSON: ${parsed.message}.` }
+  const value = parsed.value
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`
+    return { ok: false, code: 'invalid_body', message: `Request body must be a NewPet JSON object (got ${kind}).` }
+  }
+  const result = NewPetSchema.safeParse(value)
+  if (!result.success) {
+    const problems = result.error.issues.map((issue) => issue.message)
+    return { ok: false, code: 'invalid_body', message: `Invalid NewPet: ${problems.join('; ')}.` }
+  }
+  return { ok: true, pet: result.data }
+}
+
+const INTEGER = /^-?\d+$/
+
+/**
+ * The int64 a `petId` path segment denotes, or `undefined` when it is not one (answered 404).
+ *
+ * @example
+ * parsePetId('42') // 42n
+ * parsePetId('abc') // undefined
+ */
+export function parsePetId(segment: string): bigint | undefined {
+  let text: string
+  try {
+    text = decodeURIComponent(segment)
+  } catch {
+    return undefined
+  }
+  if (!INTEGER.test(text) || text.length > 30) return undefined
+  const id = BigInt(text)
+  return id < INT64_MIN || id > INT64_MAX ? undefined : id
+}

@@ -1,0 +1,27 @@
+/**
+ * The msw request handlers: one per operation of the spec, in the order the spec lists them,
+ * plus a fallback under the base path that answers 404/405. Users can put their own handler in
+ * front of any one operation with `server.use()`.
+ */
+import { type HttpHandler, http } from 'msw'
+import type { ApiRequest, ApiResult } from '../core/types.js'
+import { fromRequest, toResponse } from '../hosts/fetch.js'
+
+/**
+ * Builds the handlers over a world's `handle`. `base` is an msw URL pattern of the API's base,
+ * e.g. `* /v1` (any origin) or `https://api.petstore.test/v1`.
+ *
+ * @example
+ * const server = setupServer(...createHandlers(petStore.handle, '*\/v1'))
+ */
+export function createHandlers(handle: (request: ApiRequest) => ApiResult, base: string): HttpHandler[] {
+  const resolver = async ({ request }: { request: Request }): Promise<Response> => toResponse(await handle(await fromRequest(request)))
+  return [
+    http.get(`${base}/pets`, resolver), // listPets
+    http.post(`${base}/pets`, resolver), // createPet
+    http.get(`${base}/pets/:petId`, resolver), // getPet (deprecated)
+    http.get(`${base}/store/orders`, resolver), // store group: not defined by the spec, 501
+    http.all(`${base}/*`, resolver), // anything else under the base: 404 or 405
+    http.all(base, resolver),
+  ]
+}

@@ -1,0 +1,70 @@
+/**
+ * The Fetch adapter: Fetch `Request` -> plain `ApiRequest`, plain `ApiResponse` -> `Response`.
+ * Used by the msw handlers and by `petStore.fetch`.
+ */
+import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+
+const NO_BODY = new Set(['GET', 'HEAD'])
+/** Base for relative URLs handed to `petStore.fetch('/v1/pets')`. */
+const RELATIVE_BASE = 'http://petstore.mock'
+
+/** Reads a Fetch `Request` into the core's plain request. */
+export async function fromRequest(request: Request): Promise<ApiRequest> {
+  const url = new URL(request.url)
+  const headers: Record<string, string> = {}
+  request.headers.forEach((value, name) => {
+    headers[name] = value
+  })
+  const body = request.body === null || NO_BODY.has(request.method) ? undefined : await request.text()
+  return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, body }
+}
+
+/** Writes the core's plain response as a Fetch `Response`. */
+export function toResponse(response: ApiResponse): Response {
+  return new Response(response.status === 204 || response.status === 304 ? null : response.body, {
+    status: response.status,
+    headers: response.headers,
+  })
+}
+
+function plainHeaders(init: HeadersInit | undefined): Record<string, string> | undefined {
+  if (init === undefined) return {}
+  if (init instanceof Headers || Array.isArray(init)) return undefined
+  const headers: Record<string, string> = {}
+  for (const name of Object.keys(init)) {
+    const value = (init as Record<string, string | undefined>)[name]
+    if (value !== undefined) headers[name.toLowerCase()] = String(value)
+  }
+  return headers
+}
+
+/**
+ * A `fetch` function served by `handle` directly, with no interception. The common call shape,
+ * `fetch(url, { method, headers: {...}, body: string })`, skips building a `Request`.
+ */
+export function createFetch(handle: (request: ApiRequest) => ApiResult): typeof fetch {
+  return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
+    init?.signal?.throwIfAborted()
+    if (typeof input === 'string' || input instanceof URL) {
+      const headers = plainHeaders(init?.headers)
+      const body = init?.body
+      if (headers !== undefined && (body === undefined || body === null || typeof body === 'string')) {
+        const url = new URL(input, RELATIVE_BASE)
+        const method = (init?.method ?? 'GET').toUpperCase()
+        if (typeof body === 'string' && headers['content-type'] === undefined) headers['content-type'] = 'text/plain;charset=UTF-8'
+        return toResponse(
+          await handle({
+            method,
+            path: url.pathname,
+            query: url.search.slice(1),
+            headers,
+            body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
+          }),
+        )
+      }
+    }
+    const request =
+      typeof input === 'string' || input instanceof URL ? new Request(new URL(input, RELATIVE_BASE), init) : new Request(input, init)
+    return toResponse(await handle(await fromRequest(request)))
+  }
+}

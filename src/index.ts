@@ -1,0 +1,31 @@
+/**
+ * petstore-mock: a stateful, spec-exact mock of the Pet Store API.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createPetStore } from 'petstore-mock'
+ *
+ * const petStore = createPetStore({ seed: 1 })
+ * const server = setupServer(...petStore.handlers)
+ */
+export { type Clock, createClock, type Moment } from './clock.js'
+export type { ApiOptions, Quota, QuotaDecision } from './core/api.js'
+export { ERRORS, type ErrorCode } from './core/errors.js'
+export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-limit.js'
+export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
+export { createPetStore, DEPRECATED_AT, type PetStore, type PetStoreOptions, SUNSET } from './create-pet-store.js'
+export { DEFAULT_KEYS, type KeyConfig, PLAN_LIMITS } from './keys.js'
+export { openApiDocument } from './openapi.js'
+export {
+  type ErrorBody,
+  ErrorSchema,
+  type NewPet,
+  NewPetSchema,
+  PET_STATUSES,
+  type Pet,
+  type PetRecordInput,
+  PetSchema,
+  type PetStatus,
+  PetStatusSchema,
+} from './schemas.js'
+export type { PetCollection } from './store/pet-data.js'

@@ -1,0 +1,102 @@
+/**
+ * Indexes over the pets: by id (a Map) and, per status, arrays sorted by id, so `get` is O(1) and
+ * `list` stops at `limit` whatever the number of pets (no full scans; issue #8).
+ */
+import { serializePet } from '../core/json.js'
+import type { PetEntry } from '../core/types.js'
+import type { Pet, PetStatus } from '../schemas.js'
+
+const NO_STATUS = 'none'
+type StatusKey = PetStatus | typeof NO_STATUS
+
+export interface PetIndex {
+  readonly size: number
+  get(id: bigint): PetEntry | undefined
+  list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
+  /** Adds or replaces the pet with this id. */
+  put(pet: Pet): PetEntry
+  remove(id: bigint): void
+  clear(): void
+  /** The highest id stored, or 0n. */
+  maxId(): bigint
+  all(): readonly PetEntry[]
+}
+
+/** Position of `id` in `entries` sorted by id, or where it would be inserted. */
+function search(entries: readonly PetEntry[], id: bigint): { index: number; found: boolean } {
+  let low = 0
+  let high = entries.length
+  while (low < high) {
+    const mid = (low + high) >>> 1
+    const midId = (entries[mid] as PetEntry).pet.id
+    if (midId === id) return { index: mid, found: true }
+    if (midId < id) low = mid + 1
+    else high = mid
+  }
+  return { index: low, found: false }
+}
+
+function insertSorted(entries: PetEntry[], entry: PetEntry): void {
+  const last = entries[entries.length - 1]
+  // Ids are assigned in ascending order, so the common case is an append.
+  if (last === undefined || last.pet.id < entry.pet.id) {
+    entries.push(entry)
+    return
+  }
+  const { index, found } = search(entries, entry.pet.id)
+  entries.splice(index, found ? 1 : 0, entry)
+}
+
+function removeSorted(entries: PetEntry[], id: bigint): void {
+  const { index, found } = search(entries, id)
+  if (found) entries.splice(index, 1)
+}
+
+export function createPetIndex(): PetIndex {
+  const byId = new Map<bigint, PetEntry>()
+  const sorted: PetEntry[] = []
+  const byStatus = new Map<StatusKey, PetEntry[]>()
+  const statusList = (status: StatusKey): PetEntry[] => {
+    let list = byStatus.get(status)
+    if (!list) {
+      list = []
+      byStatus.set(status, list)
+    }
+    return list
+  }
+
+  const remove = (id: bigint): void => {
+    const existing = byId.get(id)
+    if (!existing) return
+    byId.delete(id)
+    removeSorted(sorted, id)
+    removeSorted(statusList(existing.pet.status ?? NO_STATUS), id)
+  }
+
+  return {
+    get size() {
+      return byId.size
+    },
+    get: (id) => byId.get(id),
+    list(status, limit) {
+      const source = status === undefined ? sorted : (byStatus.get(status) ?? [])
+      return source.slice(0, limit)
+    },
+    put(pet) {
+      remove(pet.id)
+      const entry: PetEntry = { pet, json: serializePet(pet) }
+      byId.set(pet.id, entry)
+      insertSorted(sorted, entry)
+      insertSorted(statusList(pet.status ?? NO_STATUS), entry)
+      return entry
+    },
+    remove,
+    clear() {
+      byId.clear()
+      sorted.length = 0
+      byStatus.clear()
+    },
+    maxId: () => sorted[sorted.length - 1]?.pet.id ?? 0n,
+    all: () => sorted,
+  }
+}

@@ -1,0 +1,41 @@
+/**
+ * Deterministic seed data: the same seed and count give the same pets in every host, as long as
+ * the exact-pinned @faker-js/faker version does not change (decisions/003-exact-faker.md).
+ */
+import { en, Faker } from '@faker-js/faker'
+import type { Pet, PetStatus } from '../schemas.js'
+
+export interface SeedOptions {
+  readonly seed: number
+  readonly count: number
+  /** Categories are numbered 1..categories. */
+  readonly categories: number
+}
+
+const STATUS_WEIGHTS: ReadonlyArray<{ weight: number; value: PetStatus | undefined }> = [
+  { weight: 45, value: 'available' },
+  { weight: 20, value: 'pending' },
+  { weight: 25, value: 'sold' },
+  { weight: 10, value: undefined },
+]
+
+/**
+ * Pets with ids 1..count: realistic names, categories 1..N, a mix of the three statuses and some
+ * without status.
+ *
+ * @example
+ * generatePets({ seed: 1, count: 3, categories: 5 })
+ * // [{ id: 1n, name: '…', categoryId: 3n, status: 'available' }, …]
+ */
+export function generatePets({ seed, count, categories }: SeedOptions): Pet[] {
+  const faker = new Faker({ locale: [en] })
+  faker.seed(seed)
+  const pets: Pet[] = []
+  for (let i = 1; i <= count; i++) {
+    const name = faker.animal.petName()
+    const categoryId = BigInt(faker.number.int({ min: 1, max: Math.max(1, categories) }))
+    const status = faker.helpers.weightedArrayElement(STATUS_WEIGHTS)
+    pets.push(status === undefined ? { id: BigInt(i), name, categoryId } : { id: BigInt(i), name, categoryId, status })
+  }
+  return pets
+}
