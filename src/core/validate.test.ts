@@ -1,0 +1,92 @@
+import { describe, expect, it } from 'vitest'
+import { parsePetId, validateListQuery, validateNewPet } from './validate.js'
+
+describe('validateListQuery', () => {
+  it('defaults limit to 20 and applies no status filter', () => {
+    expect(validateListQuery('', 'strict')).toEqual({ ok: true, limit: 20, status: undefined, statusMatchesNothing: false })
+  })
+  it('accepts limit 1 and 100 and a known status', () => {
+    expect(validateListQuery('limit=1&status=sold', 'strict')).toMatchObject({ ok: true, limit: 1, status: 'sold' })
+    expect(validateListQuery('limit=100', 'strict')).toMatchObject({ ok: true, limit: 100 })
+  })
+  it.each(['0', '101', '-1', 'abc', '1.5', '', '+5', ' 5'])('rejects limit=%j naming the parameter', (raw) => {
+    const result = validateListQuery(`limit=${encodeURIComponent(raw)}`, 'strict')
+    expect(result.ok).toBe(false)
+    expect(!result.ok && result.message).toContain('limit')
+  })
+  it('rejects a repeated limit and an unknown status in one message', () => {
+    const result = validateListQuery('limit=1&limit=2&status=lost', 'strict')
+    expect(result.ok).toBe(false)
+    expect(!result.ok && result.message).toMatch(/limit must be given at most once.*status must be one of available, pending, sold/)
+  })
+  it('clamps limit and matches nothing for an unknown status when lenient', () => {
+    expect(validateListQuery('limit=500&status=lost', 'lenient')).toEqual({ ok: true, limit: 100, status: undefined, statusMatchesNothing: true })
+    expect(validateListQuery('limit=0', 'lenient')).toMatchObject({ ok: true, limit: 1 })
+    expect(validateListQuery('limit=abc', 'lenient')).toMatchObject({ ok: true, limit: 20 })
+  })
+})
+
+describe('validateNewPet', () => {
+  const json = 'application/json'
+  it('accepts a minimal body and drops unknown fields and a client id', () => {
+    expect(validateNewPet(json, '{"name":"Rex","categoryId":3,"id":99,"colour":"red"}')).toEqual({ ok: true, pet: { name: 'Rex', categoryId: 3n } })
+  })
+  it('accepts a JSON media type with parameters, in any case', () => {
+    expect(validateNewPet('Application/JSON; charset=utf-8', '{"name":"Rex","categoryId":3}').ok).toBe(true)
+  })
+  it('answers 415 for another media type or a body without one', () => {
+    expect(validateNewPet('text/plain', '{}')).toMatchObject({ ok: false, code: 'unsupported_media_type' })
+    expect(validateNewPet(undefined, '{"name":"a"}')).toMatchObject({ ok: false, code: 'unsupported_media_type' })
+    expect(validateNewPet('application/jsonx', '{}')).toMatchObject({ ok: false, code: 'unsupported_media_type' })
+  })
+  it('requires a body', () => {
+    expect(validateNewPet(undefined, undefined)).toMatchObject({ ok: false, code: 'invalid_body' })
+    expect(validateNewPet(json, '  ')).toMatchObject({ ok: false, code: 'invalid_body' })
+  })
+  it('reports malformed JSON', () => {
+    expect(validateNewPet(json, '{"name":')).toMatchObject({ ok: false, code: 'invalid_json' })
+  })
+  it.each([
+    ['[]', 'an array'],
+    ['null', 'null'],
+    ['"x"', 'a string'],
+    ['5', 'a number'],
+  ])('rejects %s as not an object', (body, kind) => {
+    const result = validateNewPet(json, body)
+    expect(result).toMatchObject({ ok: false, code: 'invalid_body' })
+    expect(!result.ok && result.message).toContain(kind)
+  })
+  it('lists every problem, not only the first', () => {
+    const result = validateNewPet(json, '{"categoryId":1.5,"status":"lost"}')
+    expect(!result.ok && result.message).toBe(
+      'Invalid NewPet: name is required; categoryId must be an integer; status must be one of available, pending, sold.',
+    )
+  })
+  it('rejects mistyped fields', () => {
+    const result = validateNewPet(json, '{"name":5,"categoryId":"1"}')
+    expect(!result.ok && result.message).toBe('Invalid NewPet: name must be a string; categoryId must be an integer.')
+  })
+  it('accepts the int64 bounds and rejects one past them', () => {
+    expect(validateNewPet(json, '{"name":"a","categoryId":9223372036854775807}')).toEqual({
+      ok: true,
+      pet: { name: 'a', categoryId: 9223372036854775807n },
+    })
+    expect(validateNewPet(json, '{"name":"a","categoryId":-9223372036854775808}').ok).toBe(true)
+    const over = validateNewPet(json, '{"name":"a","categoryId":9223372036854775808}')
+    expect(!over.ok && over.message).toContain('categoryId must be an int64')
+  })
+  it('rejects a null status, which is not a PetStatus', () => {
+    expect(validateNewPet(json, '{"name":"a","categoryId":1,"status":null}').ok).toBe(false)
+  })
+})
+
+describe('parsePetId', () => {
+  it('reads int64 ids and refuses anything else', () => {
+    expect(parsePetId('42')).toBe(42n)
+    expect(parsePetId('9223372036854775807')).toBe(9223372036854775807n)
+    expect(parsePetId('9223372036854775808')).toBeUndefined()
+    expect(parsePetId('1.5')).toBeUndefined()
+    expect(parsePetId('abc')).toBeUndefined()
+    expect(parsePetId('%E0%A4%A')).toBeUndefined()
+  })
+})
