@@ -20,7 +20,12 @@ describe('validateListQuery', () => {
     expect(!result.ok && result.message).toMatch(/limit must be given at most once.*status must be one of available, pending, sold/)
   })
   it('clamps limit and matches nothing for an unknown status when lenient', () => {
-    expect(validateListQuery('limit=500&status=lost', 'lenient')).toEqual({ ok: true, limit: 100, status: undefined, statusMatchesNothing: true })
+    expect(validateListQuery('limit=500&status=lost', 'lenient')).toEqual({
+      ok: true,
+      limit: 100,
+      status: undefined,
+      statusMatchesNothing: true,
+    })
     expect(validateListQuery('limit=0', 'lenient')).toMatchObject({ ok: true, limit: 1 })
     expect(validateListQuery('limit=abc', 'lenient')).toMatchObject({ ok: true, limit: 20 })
   })
@@ -29,7 +34,10 @@ describe('validateListQuery', () => {
 describe('validateNewPet', () => {
   const json = 'application/json'
   it('accepts a minimal body and drops unknown fields and a client id', () => {
-    expect(validateNewPet(json, '{"name":"Rex","categoryId":3,"id":99,"colour":"red"}')).toEqual({ ok: true, pet: { name: 'Rex', categoryId: 3n } })
+    expect(validateNewPet(json, '{"name":"Rex","categoryId":3,"id":99,"colour":"red"}')).toEqual({
+      ok: true,
+      pet: { name: 'Rex', categoryId: 3n },
+    })
   })
   it('accepts a JSON media type with parameters, in any case', () => {
     expect(validateNewPet('Application/JSON; charset=utf-8', '{"name":"Rex","categoryId":3}').ok).toBe(true)

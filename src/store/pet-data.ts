@@ -35,7 +35,7 @@ export function createPetData(): PetData {
 
   collection.hooks.on('create', (event) => {
     const pet = toPet(event.data.record)
-    if (!pet || ownWrites.delete(pet.id)) return
+    if (!pet || ownWrites.has(pet.id)) return
     if (index.get(pet.id)) {
       throw new Error(
         `[petstore-mock] A pet with id ${pet.id} already exists. Use petStore.pets.update() to change it, or create the pet without that id clash.`,
@@ -61,7 +61,9 @@ export function createPetData(): PetData {
   const write = (pet: Pet): Promise<void> => {
     ownWrites.add(pet.id)
     const written = collection.create(pet).then(
-      () => undefined,
+      () => {
+        ownWrites.delete(pet.id)
+      },
       (error: unknown) => {
         ownWrites.delete(pet.id)
         console.error('[petstore-mock] Could not write a pet to the collection:', error)
@@ -73,28 +75,22 @@ export function createPetData(): PetData {
     pending = Promise.all([pending, written])
   }
 
-  /** Users may call collection.clear(), which emits no reliable hooks: resynchronise then. */
-  const syncIndex = (): void => {
-    if (collection.count() + ownWrites.size === index.size) return
-    index.clear()
-    for (const record of collection.all()) {
-      const pet = toPet(record)
-      if (pet) index.put(pet)
+  // `Collection.clear()` deletes while iterating, so only some delete hooks fire: clear the indexes with it.
+  const clearCollection = collection.clear.bind(collection)
+  collection.clear = () => {
+    loading = true
+    try {
+      clearCollection()
+    } finally {
+      loading = false
     }
-    nextId = nextId > index.maxId() ? nextId : index.maxId() + 1n
+    index.clear()
   }
 
   const repository: PetRepository = {
-    get(id) {
-      syncIndex()
-      return index.get(id)
-    },
-    list(status, limit) {
-      syncIndex()
-      return index.list(status, limit)
-    },
+    get: (id) => index.get(id),
+    list: (status, limit) => index.list(status, limit),
     add(newPet: NewPet): { entry: PetEntry; written: Promise<void> } {
-      syncIndex()
       const id = nextId
       nextId += 1n
       const pet: Pet =
@@ -112,19 +108,16 @@ export function createPetData(): PetData {
     collection,
     repository,
     load(pets) {
-      loading = true
-      try {
+      const replace = (): Promise<void> => {
         collection.clear()
-      } finally {
-        loading = false
+        for (const pet of pets) index.put(pet)
+        nextId = index.maxId() + 1n
+        const written = Promise.all(pets.map(write)).then(() => undefined)
+        pending = written
+        return written
       }
-      ownWrites.clear()
-      index.clear()
-      for (const pet of pets) index.put(pet)
-      nextId = index.maxId() + 1n
-      const written = Promise.all(pets.map(write)).then(() => undefined)
-      pending = written
-      return written
+      // Writes still in flight would land after the clear: let them finish first.
+      return ownWrites.size === 0 ? replace() : this.settled().then(replace)
     },
     async settled() {
       let current: Promise<unknown>

@@ -1,0 +1,103 @@
+import { describe, expect, it } from 'vitest'
+import { createPetData } from './pet-data.js'
+import { generatePets } from './seed.js'
+
+const ids = (entries: readonly { pet: { id: bigint } }[]) => entries.map((entry) => entry.pet.id)
+
+describe('createPetData', () => {
+  it('lists every loaded pet at once, before the collection has caught up', () => {
+    const data = createPetData()
+    void data.load(generatePets({ seed: 1, count: 30, categories: 3 }))
+    expect(data.repository.list(undefined, 100)).toHaveLength(30)
+    expect(data.collection.count()).toBe(0)
+  })
+
+  it('keeps listing every pet while the collection is being written', async () => {
+    const data = createPetData()
+    void data.load(generatePets({ seed: 1, count: 30, categories: 3 }))
+    for (let tick = 0; tick < 20; tick++) {
+      await Promise.resolve()
+      expect(data.repository.list(undefined, 100)).toHaveLength(30)
+    }
+    await data.settled()
+    expect(data.collection.count()).toBe(30)
+  })
+
+  it('assigns ids after the highest and never reuses them', async () => {
+    const data = createPetData()
+    await data.load([{ id: 7n, name: 'A', categoryId: 1n }])
+    const first = data.repository.add({ name: 'B', categoryId: 1n })
+    expect(first.entry.pet.id).toBe(8n)
+    await first.written
+    await data.collection.delete((q) => q.where({ id: 8n }))
+    expect(data.repository.add({ name: 'C', categoryId: 1n }).entry.pet.id).toBe(9n)
+  })
+
+  it('indexes pets created, updated and deleted through the collection', async () => {
+    const data = createPetData()
+    await data.load(generatePets({ seed: 2, count: 5, categories: 3 }))
+    await data.collection.create({ id: 100, name: 'Set-up', categoryId: 2, status: 'pending' })
+    expect(data.repository.get(100n)?.json).toBe('{"id":100,"name":"Set-up","categoryId":2,"status":"pending"}')
+    await data.collection.update((q) => q.where({ id: 100n }), {
+      data(pet) {
+        pet.status = 'sold'
+      },
+    })
+    expect(data.repository.get(100n)?.pet.status).toBe('sold')
+    expect(ids(data.repository.list('sold', 100))).toContain(100n)
+    expect(ids(data.repository.list('pending', 100))).not.toContain(100n)
+    data.collection.delete((q) => q.where({ id: 100n }))
+    expect(data.repository.get(100n)).toBeUndefined()
+    expect(data.repository.add({ name: 'Next', categoryId: 1n }).entry.pet.id).toBe(101n)
+  })
+
+  it('keeps listings in ascending id order when set-up inserts a lower id', async () => {
+    const data = createPetData()
+    await data.load([
+      { id: 10n, name: 'A', categoryId: 1n },
+      { id: 30n, name: 'C', categoryId: 1n },
+    ])
+    await data.collection.create({ id: 20, name: 'B', categoryId: 1 })
+    expect(ids(data.repository.list(undefined, 10))).toEqual([10n, 20n, 30n])
+  })
+
+  it('refuses a set-up pet whose id exists', async () => {
+    const data = createPetData()
+    await data.load([{ id: 1n, name: 'A', categoryId: 1n }])
+    await expect(data.collection.create({ id: 1, name: 'Twin', categoryId: 1 })).rejects.toThrow(/already exists/)
+  })
+
+  it('empties the indexes with collection.clear()', async () => {
+    const data = createPetData()
+    await data.load(generatePets({ seed: 3, count: 9, categories: 2 }))
+    data.collection.clear()
+    expect(data.repository.list(undefined, 100)).toEqual([])
+    expect(data.collection.count()).toBe(0)
+  })
+
+  it('reloads without duplicates while a previous load is still being written', async () => {
+    const data = createPetData()
+    const pets = generatePets({ seed: 4, count: 10, categories: 2 })
+    void data.load(pets)
+    await data.load(pets)
+    expect(data.collection.count()).toBe(10)
+    expect(data.repository.list(undefined, 100)).toHaveLength(10)
+  })
+})
+
+describe('generatePets', () => {
+  it('gives the same pets for the same seed and different ones for another', () => {
+    const a = generatePets({ seed: 1, count: 20, categories: 5 })
+    expect(generatePets({ seed: 1, count: 20, categories: 5 })).toEqual(a)
+    expect(generatePets({ seed: 2, count: 20, categories: 5 })).not.toEqual(a)
+  })
+
+  it('uses ids 1..count, categories 1..N, the three statuses and some pets without status', () => {
+    const pets = generatePets({ seed: 1, count: 200, categories: 5 })
+    expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: 200 }, (_, i) => BigInt(i + 1)))
+    expect(pets.every((pet) => pet.categoryId >= 1n && pet.categoryId <= 5n)).toBe(true)
+    const statuses = new Set(pets.map((pet) => pet.status))
+    expect(statuses).toEqual(new Set(['available', 'pending', 'sold', undefined]))
+    expect(pets.every((pet) => pet.name.length > 0)).toBe(true)
+  })
+})
