@@ -1,0 +1,37 @@
+import { describe, expect, it } from 'vitest'
+import { createClock } from './clock.js'
+
+describe('createClock', () => {
+  it('runs on real time by default', () => {
+    let real = 1_000
+    const clock = createClock(() => real)
+    expect(clock.now()).toBe(1_000)
+    real = 2_000
+    expect(clock.now()).toBe(2_000)
+    expect(clock.frozen).toBe(false)
+  })
+  it('freezes at a set moment and moves only when advanced', () => {
+    let real = 0
+    const clock = createClock(() => real)
+    clock.set('2030-12-05T00:00:00Z')
+    real = 99_999
+    expect(clock.now()).toBe(Date.parse('2030-12-05T00:00:00Z'))
+    clock.advance(60_000)
+    expect(new Date(clock.now()).toISOString()).toBe('2030-12-05T00:01:00.000Z')
+    expect(clock.frozen).toBe(true)
+  })
+  it('shifts a running clock by advance and returns to real time', () => {
+    let real = 1_000
+    const clock = createClock(() => real)
+    clock.advance(500)
+    real = 2_000
+    expect(clock.now()).toBe(2_500)
+    clock.useRealTime()
+    expect(clock.now()).toBe(2_000)
+  })
+  it('refuses an invalid moment with a message naming the fix', () => {
+    const clock = createClock()
+    expect(() => clock.set('next tuesday')).toThrow(/\[petstore-mock\] Invalid time "next tuesday".*ISO 8601/)
+    expect(() => clock.advance(Number.NaN)).toThrow(/finite number/)
+  })
+})
