@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseJson, serializePet, toExactNumber } from './json.js'
+import { parseJson, serializePet, toExactNumber, utf8Length } from './json.js'
 
 describe('toExactNumber', () => {
   it('reads the largest int64 exactly', () => {
@@ -33,5 +33,13 @@ describe('serializePet', () => {
       '{"id":9223372036854775807,"name":"Rex \\"the\\" dog","categoryId":-1}',
     )
     expect(serializePet({ id: 1n, name: 'A', categoryId: 2n, status: 'sold' })).toBe('{"id":1,"name":"A","categoryId":2,"status":"sold"}')
+  })
+})
+
+describe('utf8Length', () => {
+  it('counts UTF-8 bytes, as the wire does', () => {
+    for (const text of ['', 'abc', 'é', '€uro', '🐶 dog', 'a\u{10FFFF}b']) {
+      expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length)
+    }
   })
 })

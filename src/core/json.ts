@@ -50,3 +50,19 @@ export function serializePet(pet: Pet): string {
   const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`
   return `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`
 }
+
+/** The UTF-8 length of a string in bytes, without encoding it. */
+export function utf8Length(text: string): number {
+  let bytes = 0
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 0x80) bytes += 1
+    else if (code < 0x800) bytes += 2
+    else if (code >= 0xd800 && code <= 0xdbff && i + 1 < text.length) {
+      // A surrogate pair is one 4-byte code point.
+      bytes += 4
+      i++
+    } else bytes += 3
+  }
+  return bytes
+}

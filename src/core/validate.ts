@@ -21,7 +21,7 @@ export type ListQueryResult =
   | { ok: true; limit: number; status: PetStatus | undefined; statusMatchesNothing: boolean }
   | { ok: false; message: string }
 
-const DIGITS = /^\d+$/
+const INTEGER_TEXT = /^-?\d+$/
 const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as readonly string[]).includes(value)
 
 /**
@@ -45,7 +45,7 @@ export function validateListQuery(query: string, mode: QueryValidation): ListQue
     problems.push(`limit must be given at most once (got ${limits.length} values)`)
   } else if (limits[0] !== undefined) {
     const raw = limits[0]
-    const value = DIGITS.test(raw) ? Number(raw) : Number.NaN
+    const value = INTEGER_TEXT.test(raw) ? Number(raw) : Number.NaN
     if (value >= LIMIT_MIN && value <= LIMIT_MAX) limit = value
     else if (mode === 'lenient') limit = Number.isNaN(value) ? LIMIT_DEFAULT : Math.min(Math.max(value, LIMIT_MIN), LIMIT_MAX)
     else problems.push(`limit must be an integer from ${LIMIT_MIN} to ${LIMIT_MAX} (got ${JSON.stringify(raw)})`)
