@@ -17,6 +17,16 @@ export interface Clock {
   useRealTime(): void
   /** Whether the clock is frozen (set and not running). */
   readonly frozen: boolean
+  /** The clock's setting as plain data, for state snapshots. */
+  snapshot(): ClockState
+  /** Puts back a setting taken by `snapshot()`. */
+  restore(state: ClockState): void
+}
+
+/** A clock's setting: frozen at a moment, or running with an offset from real time. */
+export interface ClockState {
+  readonly frozenAt: number | null
+  readonly offset: number
 }
 
 /** Turns a moment into ms since the epoch, with a clear error for a bad one. */
@@ -59,6 +69,11 @@ export function createClock(realNow: () => number = Date.now): Clock {
     },
     get frozen() {
       return frozenAt !== undefined
+    },
+    snapshot: () => ({ frozenAt: frozenAt ?? null, offset }),
+    restore(state) {
+      frozenAt = state.frozenAt ?? undefined
+      offset = state.offset
     },
   }
 }

@@ -5,13 +5,15 @@
 import type { HttpHandler } from 'msw'
 import { type Clock, createClock, type Moment, toEpochMs } from './clock.js'
 import { type Api, createApi } from './core/api.js'
+import { createJournal, type Journal } from './core/journal.js'
 import { createRateLimiter, DEFAULT_RATE_LIMIT_OPTIONS, type RateLimiter, type RateLimitOptions } from './core/rate-limit.js'
-import type { ApiKey, ApiRequest, ApiResult } from './core/types.js'
+import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from './core/types.js'
 import type { QueryValidation } from './core/validate.js'
 import { createHandlers } from './handlers/index.js'
 import { createFetch } from './hosts/fetch.js'
 import { DEFAULT_KEYS, type KeyConfig, PLAN_LIMITS, resolveKeys } from './keys.js'
 import { type Pet, type PetRecordInput, PetRecordSchema, type PetStatus, PetStatusSchema } from './schemas.js'
+import { parseSnapshot, type WorldSnapshot } from './snapshot.js'
 import { createPetData, type PetCollection } from './store/pet-data.js'
 import { generatePets } from './store/seed.js'
 
@@ -45,6 +47,8 @@ export interface PetStoreOptions {
   maxBodyBytes?: number
   /** When `GET /pets/{petId}` was deprecated, for its `Deprecation` header. */
   deprecatedAt?: Moment
+  /** How many exchanges the request journal keeps (oldest dropped first). Default 1,000; 0 turns it off. */
+  journalLimit?: number
   /** Rate-limit and ban settings. */
   rateLimit?: {
     /** The early retry that bans a key. Default 5. */
@@ -73,6 +77,12 @@ export interface PetStore {
   readonly keys: ReadonlyMap<string, ApiKey>
   /** The rate limiter's counters. */
   readonly rateLimiter: RateLimiter
+  /** The last exchanges this world answered, newest last. */
+  readonly journal: Journal
+  /** The whole state: pets, next id, counters and bans, clock. */
+  snapshot(): WorldSnapshot
+  /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
+  restore(snapshot: unknown): Promise<void>
   /** Resolves when the collection holds every pet written so far. */
   ready(): Promise<void>
   /** Back to the seeded state: pets, ids, counters and bans; the clock returns to real time. */
@@ -186,7 +196,18 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
       deprecatedAt: toEpochMs(options.deprecatedAt ?? DEPRECATED_AT),
     },
   })
-  const handle = (request: ApiRequest): ApiResult => api.handle(request)
+  const journal = createJournal({ limit: options.journalLimit ?? 1_000, now: clock.now })
+  const handle = (request: ApiRequest): ApiResult => {
+    const result = api.handle(request)
+    if (result instanceof Promise) {
+      return result.then((response: ApiResponse) => {
+        journal.record(request, response)
+        return response
+      })
+    }
+    journal.record(request, result)
+    return result
+  }
   let handlers: HttpHandler[] | undefined
 
   return {
@@ -200,9 +221,24 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     clock,
     keys,
     rateLimiter,
+    journal,
     ready: () => data.settled(),
+    snapshot() {
+      const { pets, nextId } = data.snapshot()
+      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot() }
+    },
+    async restore(input) {
+      const result = parseSnapshot(input)
+      if (!result.ok) fail(result.message)
+      const { snapshot } = result
+      rateLimiter.reset()
+      for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
+      clock.restore(snapshot.clock)
+      await data.load(snapshot.pets as Pet[], snapshot.nextId)
+    },
     async reset() {
       rateLimiter.reset()
+      journal.clear()
       clock.useRealTime()
       await data.load(seeded)
     },

@@ -9,8 +9,9 @@
  */
 
 import type { PetStatus } from '../schemas.js'
-import { authenticate } from './auth.js'
-import { ERRORS, type ErrorCode, json, problem } from './errors.js'
+import { authenticate, redactKey } from './auth.js'
+import { type ErrorCode, json, problem } from './errors.js'
+import { utf8Length } from './json.js'
 import { matchRoute, type OperationId } from './routes.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult, PetRepository } from './types.js'
 import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
@@ -60,6 +61,12 @@ export interface Api {
 function header(request: ApiRequest, name: string): string | undefined {
   const value = request.headers[name]
   return typeof value === 'string' || value === undefined ? value : value.join(', ')
+}
+
+/** Bytes, not UTF-16 units, count against the limit; the cheap length checks settle most bodies. */
+function isTooLarge(body: string | undefined, max: number): boolean {
+  if (body === undefined || body.length * 3 <= max) return false
+  return body.length > max || utf8Length(body) > max
 }
 
 const withHeaders = (response: ApiResponse, headers: Record<string, string>): ApiResponse => ({
@@ -150,7 +157,11 @@ export function createApi(world: ApiWorld): Api {
         return extra ? withHeaders(response, extra) : response
       }
       const quota = world.quota.consume(caller.key)
-      const finish = (response: ApiResponse): ApiResponse => withHeaders(response, extra ? { ...quota.headers, ...extra } : quota.headers)
+      const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), ...(route.ok ? { operation: route.operation } : {}) }
+      const finish = (response: ApiResponse): ApiResponse => ({
+        ...withHeaders(response, extra ? { ...quota.headers, ...extra } : quota.headers),
+        meta,
+      })
       if (!quota.ok) return finish(problem(quota.code, quota.message))
 
       if (!route.ok) {
@@ -163,7 +174,7 @@ export function createApi(world: ApiWorld): Api {
           }),
         )
       }
-      if (request.bodyTooLarge || (request.body !== undefined && request.body.length > options.maxBodyBytes)) {
+      if (request.bodyTooLarge || isTooLarge(request.body, options.maxBodyBytes)) {
         return finish(problem('payload_too_large', `Request body is larger than ${options.maxBodyBytes} bytes.`))
       }
       const result = operate(route.operation, request, route.petId)
@@ -171,6 +182,3 @@ export function createApi(world: ApiWorld): Api {
     },
   }
 }
-
-/** The status an error code is answered with. */
-export const statusOf = (code: ErrorCode): number => ERRORS[code].status

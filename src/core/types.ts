@@ -25,6 +25,18 @@ export interface ApiResponse {
   readonly status: number
   readonly headers: Record<string, string>
   readonly body: string
+  /** What the core learnt about the request, for the journal and logs. */
+  readonly meta?: ResponseMeta
+}
+
+/** Who called and what ran: never the whole key. */
+export interface ResponseMeta {
+  /** The caller's plan, when the key was valid. */
+  readonly plan?: Plan
+  /** The key's last 4 characters, e.g. `…free`. */
+  readonly keyHint?: string
+  /** The operation the request was routed to. */
+  readonly operation?: string
 }
 
 /** What the core answers: a response now, or once the store has written. */

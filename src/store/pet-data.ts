@@ -13,8 +13,10 @@ export interface PetData {
   /** The @msw/data collection: read and write pets in test set-up. */
   readonly collection: PetCollection
   readonly repository: PetRepository
-  /** Replaces every pet with `pets` (ids kept) and restarts id assignment after the highest. */
-  load(pets: readonly Pet[]): Promise<void>
+  /** Replaces every pet with `pets` (ids kept); ids are assigned after the highest, or from `nextId`. */
+  load(pets: readonly Pet[], nextId?: bigint): Promise<void>
+  /** Every pet in id order and the next id, as plain data. */
+  snapshot(): { pets: Pet[]; nextId: bigint }
   /** Settles once the collection holds every pet the API has written. */
   settled(): Promise<void>
 }
@@ -107,11 +109,11 @@ export function createPetData(): PetData {
   return {
     collection,
     repository,
-    load(pets) {
+    load(pets, next) {
       const replace = (): Promise<void> => {
         collection.clear()
         for (const pet of pets) index.put(pet)
-        nextId = index.maxId() + 1n
+        nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
         const written = Promise.all(pets.map(write)).then(() => undefined)
         pending = written
         return written
@@ -119,6 +121,7 @@ export function createPetData(): PetData {
       // Writes still in flight would land after the clear: let them finish first.
       return ownWrites.size === 0 ? replace() : this.settled().then(replace)
     },
+    snapshot: () => ({ pets: index.all().map((entry) => entry.pet), nextId }),
     async settled() {
       let current: Promise<unknown>
       do {

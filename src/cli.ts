@@ -1,0 +1,224 @@
+#!/usr/bin/env node
+/**
+ * `petstore-mock` / `npm start`: argument parsing and start-up only. Every option also reads an
+ * environment variable; flags win.
+ */
+import { readFileSync } from 'node:fs'
+import { resolve } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { parseArgs } from 'node:util'
+import { createPetStoreServer, isLoopback, type LogFormat, type PetStoreServerOptions } from './hosts/http-server.js'
+import { loadUserHandlers } from './hosts/user-handlers.js'
+
+interface OptionSpec {
+  readonly name: string
+  readonly env: string
+  readonly value: string
+  readonly help: string
+}
+
+const OPTIONS: readonly OptionSpec[] = [
+  { name: 'port', env: 'PETSTORE_PORT', value: 'N', help: 'Port to listen on; 0 picks a free one (default 4010)' },
+  { name: 'host', env: 'PETSTORE_HOST', value: 'ADDR', help: 'Address to listen on (default 127.0.0.1)' },
+  { name: 'seed', env: 'PETSTORE_SEED', value: 'N', help: 'Seed of the generated pets: the same seed gives the same data (default 1)' },
+  { name: 'pets', env: 'PETSTORE_PETS', value: 'N', help: 'How many pets to generate (default 50)' },
+  {
+    name: 'state-file',
+    env: 'PETSTORE_STATE_FILE',
+    value: 'FILE',
+    help: 'Load state from FILE at start, save it on change and at shutdown',
+  },
+  { name: 'latency', env: 'PETSTORE_LATENCY', value: 'MS|MIN-MAX', help: 'Extra latency per API response, e.g. 200 or 100-500 (seeded)' },
+  { name: 'cors-origin', env: 'PETSTORE_CORS_ORIGIN', value: 'ORIGINS', help: 'Allowed CORS origins, comma-separated (default any)' },
+  { name: 'admin-token', env: 'PETSTORE_ADMIN_TOKEN', value: 'TOKEN', help: 'Bearer token for /__mock; required to use it off loopback' },
+  {
+    name: 'handlers',
+    env: 'PETSTORE_HANDLERS',
+    value: 'FILE',
+    help: 'A module exporting your own msw handlers, put in front of the built-in ones',
+  },
+  { name: 'log', env: 'PETSTORE_LOG', value: 'FORMAT', help: 'Request log: pretty (default), json or silent' },
+  { name: 'max-sessions', env: 'PETSTORE_MAX_SESSIONS', value: 'N', help: 'Live X-Mock-Session worlds kept at most (default 1000)' },
+]
+
+const KEY_TABLE = [
+  ['test-free', 'Free', '60/min', '1,000/day'],
+  ['test-pro', 'Pro', '300/min', '10,000/day'],
+  ['test-business', 'Business', '1,000/min', '100,000/day'],
+  ['test-enterprise', 'Enterprise', '5,000/min', '1,000,000/day'],
+]
+
+class UsageError extends Error {}
+
+function version(): string {
+  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  return pkg.version
+}
+
+function helpText(): string {
+  const width = Math.max(...OPTIONS.map((o) => `--${o.name} ${o.value}`.length))
+  const lines = OPTIONS.map((o) => `  ${`--${o.name} ${o.value}`.padEnd(width)}  ${o.help} [env ${o.env}]`)
+  return [
+    `petstore-mock ${version()}: a stateful mock of the Pet Store API, with auth per key, rate limits, bans and a controllable clock.`,
+    '',
+    'Usage: petstore-mock [options]      (in a clone: npm start -- [options])',
+    '',
+    'Options:',
+    ...lines,
+    `  ${'--help'.padEnd(width)}  Show this help`,
+    `  ${'--version'.padEnd(width)}  Show the version`,
+    '',
+    'Examples:',
+    '  petstore-mock --port 4999 --seed 7',
+    '  curl -H "Authorization: Bearer test-free" http://127.0.0.1:4010/v1/pets?limit=5',
+    '  curl -X POST -d \'{"advanceSeconds":60}\' http://127.0.0.1:4010/__mock/clock',
+  ].join('\n')
+}
+
+function integer(name: string, text: string, min: number, max: number): number {
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`)
+  return Number(text)
+}
+
+/** Reads flags and environment into server options; throws UsageError on anything wrong. */
+export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    ;({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\. To specify.*$/s, '.')} Run petstore-mock --help for the options.`)
+  }
+  if (values.help) return 'help'
+  if (values.version) return 'version'
+  const get = (name: string): string | undefined => {
+    const flag = values[name]
+    if (typeof flag === 'string') return flag
+    const spec = OPTIONS.find((o) => o.name === name) as OptionSpec
+    const fromEnv = env[spec.env]
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
+  }
+  const options: PetStoreServerOptions = {}
+  const port = get('port')
+  if (port !== undefined) options.port = integer('port', port, 0, 65535)
+  const host = get('host')
+  if (host !== undefined) options.host = host
+  const seed = get('seed')
+  if (seed !== undefined) options.seed = integer('seed', seed, 0, 2 ** 31 - 1)
+  const pets = get('pets')
+  if (pets !== undefined) options.pets = integer('pets', pets, 0, 1_000_000)
+  const stateFile = get('state-file')
+  if (stateFile !== undefined) options.stateFile = resolve(stateFile)
+  const latency = get('latency')
+  if (latency !== undefined) {
+    const match = /^(\d+)(?:-(\d+))?$/.exec(latency)
+    if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1]))) {
+      throw new UsageError(`--latency must be milliseconds (200) or a range (100-500), got ${JSON.stringify(latency)}.`)
+    }
+    options.latency = match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) }
+  }
+  const cors = get('cors-origin')
+  if (cors !== undefined) {
+    const origins = cors
+      .split(',')
+      .map((o) => o.trim())
+      .filter(Boolean)
+    for (const origin of origins) {
+      if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin))
+        throw new UsageError(`--cors-origin takes origins like http://localhost:5173 (no path), got ${JSON.stringify(origin)}.`)
+    }
+    options.corsOrigin = origins.includes('*') ? '*' : origins
+  }
+  const adminToken = get('admin-token')
+  if (adminToken !== undefined) options.adminToken = adminToken
+  const log = get('log')
+  if (log !== undefined) {
+    if (!['pretty', 'json', 'silent'].includes(log))
+      throw new UsageError(`--log must be pretty, json or silent, got ${JSON.stringify(log)}.`)
+    options.log = log as LogFormat
+  }
+  const maxSessions = get('max-sessions')
+  if (maxSessions !== undefined) options.maxSessions = integer('max-sessions', maxSessions, 1, 1_000_000)
+  const handlers = get('handlers')
+  if (handlers !== undefined) {
+    try {
+      options.userHandlers = await loadUserHandlers(handlers, (file) => import(pathToFileURL(resolve(file)).href))
+    } catch (error) {
+      throw new UsageError((error as Error).message.replace(/^\[petstore-mock\] /, ''))
+    }
+  }
+  return options
+}
+
+function banner(url: string, options: PetStoreServerOptions): string {
+  const host = options.host ?? '127.0.0.1'
+  const admin =
+    options.adminToken !== undefined
+      ? `${url}/__mock (needs Authorization: Bearer <admin token>)`
+      : isLoopback(host)
+        ? `${url}/__mock (open: loopback only)`
+        : 'off (listening beyond loopback without --admin-token)'
+  return [
+    `petstore-mock ${version()} listening on ${url}/v1`,
+    '  API keys (Authorization: Bearer <key>):',
+    ...KEY_TABLE.map(
+      ([key, plan, minute, day]) =>
+        `    ${(key as string).padEnd(16)} ${(plan as string).padEnd(11)} ${(minute as string).padEnd(10)} ${day}`,
+    ),
+    `  Admin API: ${admin}`,
+    `  Seed ${options.seed ?? 1}, ${typeof options.pets === 'number' ? options.pets : 50} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
+  ].join('\n')
+}
+
+async function main(): Promise<void> {
+  let parsed: Awaited<ReturnType<typeof parseCli>>
+  try {
+    parsed = await parseCli(process.argv.slice(2), process.env)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`petstore-mock: ${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+  if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
+  if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
+  const server = createPetStoreServer(parsed)
+  let url: string
+  try {
+    url = await server.listen()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const hint =
+      code === 'EADDRINUSE' ? ` Port ${parsed.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
+    process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`${banner(url, parsed)}\n`)
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    process.stdout.write(`petstore-mock: ${signal}, finishing in-flight requests${parsed.stateFile ? ' and saving state' : ''}…\n`)
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        console.error(error)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+}
+
+await main()

@@ -1,0 +1,200 @@
+/**
+ * The request journal of one world: the last N exchanges it answered, newest last, for tests that
+ * assert what a client sent and for the retry audit.
+ */
+import type { ApiRequest, ApiResponse, Plan } from './types.js'
+
+/** One answered request. */
+export interface JournalEntry {
+  /** Sequence number in this world, from 1. */
+  readonly seq: number
+  /** When it was answered, on the world's clock (ms since the epoch). */
+  readonly at: number
+  /** The same moment as an ISO 8601 string. */
+  readonly time: string
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  /** The key's plan and last 4 characters (`pro …-pro`), never the whole key; `undefined` without a valid key. */
+  readonly key: string | undefined
+  readonly plan: Plan | undefined
+  readonly operation: string | undefined
+  readonly bodySize: number
+  /** The request body parsed as JSON, or `undefined` when there was none or it was not JSON. */
+  readonly body: unknown
+  readonly status: number
+  /** The `X-RateLimit-*` and `Retry-After` headers sent, as numbers where they are numbers. */
+  readonly rateLimit: { limit?: number; remaining?: number; reset?: number; retryAfter?: number }
+  /** The error `code` of a non-2xx answer. */
+  readonly code: string | undefined
+  /** The scenario that applied, if any. */
+  readonly scenario: string | undefined
+  /** The fault a scenario injected, if any (e.g. `latency`, `network-error`, `status-503`). */
+  readonly fault: string | undefined
+}
+
+/** Filters of `find`: each given field must match. */
+export interface JournalFilter {
+  method?: string
+  /** A path, or a RegExp tested against it. */
+  path?: string | RegExp
+  status?: number
+  plan?: Plan
+  operation?: string
+  code?: string
+}
+
+export interface Journal {
+  all(): JournalEntry[]
+  find(filter?: JournalFilter): JournalEntry[]
+  clear(): void
+  /** Resolves with the first entry (already recorded or coming) that matches, or rejects after `timeout` ms (default 5,000). */
+  waitFor(predicate: (entry: JournalEntry) => boolean, options?: { timeout?: number }): Promise<JournalEntry>
+  /** How many entries it keeps. */
+  readonly limit: number
+}
+
+export interface JournalRecorder extends Journal {
+  record(request: ApiRequest, response: ApiResponse, extra?: { scenario?: string | undefined; fault?: string | undefined }): void
+}
+
+const numberOr = (value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  return Number.isFinite(n) ? n : undefined
+}
+
+function parseBody(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined
+  try {
+    return JSON.parse(text)
+  } catch {
+    return undefined
+  }
+}
+
+function errorCode(response: ApiResponse): string | undefined {
+  if (response.status < 400) return undefined
+  const match = /^\{"code":"([a-z_]+)"/.exec(response.body)
+  return match?.[1]
+}
+
+export function matchesFilter(entry: JournalEntry, filter: JournalFilter): boolean {
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
+  if (filter.path !== undefined && (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)))
+    return false
+  if (filter.status !== undefined && entry.status !== filter.status) return false
+  if (filter.plan !== undefined && entry.plan !== filter.plan) return false
+  if (filter.operation !== undefined && entry.operation !== filter.operation) return false
+  if (filter.code !== undefined && entry.code !== filter.code) return false
+  return true
+}
+
+/**
+ * Creates a bounded journal. Entries are built lazily from the raw exchange, so recording costs
+ * little on the hot path.
+ *
+ * @example
+ * const journal = createJournal({ limit: 1000, now: clock.now })
+ * journal.find({ method: 'POST', status: 201 })
+ */
+export function createJournal({ limit, now }: { limit: number; now: () => number }): JournalRecorder {
+  if (!Number.isInteger(limit) || limit < 0)
+    throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
+  interface Raw {
+    seq: number
+    at: number
+    request: ApiRequest
+    response: ApiResponse
+    scenario: string | undefined
+    fault: string | undefined
+    entry?: JournalEntry
+  }
+  let ring: Raw[] = []
+  let start = 0
+  let seq = 0
+  const waiters = new Set<(entry: JournalEntry) => void>()
+
+  const toEntry = (raw: Raw): JournalEntry => {
+    if (raw.entry) return raw.entry
+    const { request, response } = raw
+    const h = response.headers
+    const entry: JournalEntry = {
+      seq: raw.seq,
+      at: raw.at,
+      time: new Date(raw.at).toISOString(),
+      method: request.method,
+      path: request.path,
+      query: request.query,
+      key: response.meta?.plan === undefined ? undefined : `${response.meta.plan} ${response.meta.keyHint ?? ''}`.trim(),
+      plan: response.meta?.plan,
+      operation: response.meta?.operation,
+      bodySize: request.body === undefined ? 0 : new TextEncoder().encode(request.body).length,
+      body: parseBody(request.body),
+      status: response.status,
+      rateLimit: Object.fromEntries(
+        Object.entries({
+          limit: numberOr(h['x-ratelimit-limit']),
+          remaining: numberOr(h['x-ratelimit-remaining']),
+          reset: numberOr(h['x-ratelimit-reset']),
+          retryAfter: numberOr(h['retry-after']),
+        }).filter(([, value]) => value !== undefined),
+      ),
+      code: errorCode(response),
+      scenario: raw.scenario,
+      fault: raw.fault,
+    }
+    raw.entry = entry
+    return entry
+  }
+
+  const all = (): JournalEntry[] => {
+    const out: JournalEntry[] = []
+    for (let i = 0; i < ring.length; i++) out.push(toEntry(ring[(start + i) % ring.length] as Raw))
+    return out
+  }
+
+  return {
+    limit,
+    record(request, response, extra) {
+      seq += 1
+      if (limit === 0 && waiters.size === 0) return
+      const raw: Raw = { seq, at: now(), request, response, scenario: extra?.scenario, fault: extra?.fault }
+      if (limit > 0) {
+        if (ring.length < limit) ring.push(raw)
+        else {
+          ring[start] = raw
+          start = (start + 1) % limit
+        }
+      }
+      if (waiters.size > 0) {
+        const entry = toEntry(raw)
+        for (const waiter of [...waiters]) waiter(entry)
+      }
+    },
+    all,
+    find: (filter = {}) => all().filter((entry) => matchesFilter(entry, filter)),
+    clear() {
+      ring = []
+      start = 0
+    },
+    waitFor(predicate, options = {}) {
+      const found = all().find(predicate)
+      if (found) return Promise.resolve(found)
+      const timeout = options.timeout ?? 5_000
+      return new Promise((resolve, reject) => {
+        const waiter = (entry: JournalEntry) => {
+          if (!predicate(entry)) return
+          waiters.delete(waiter)
+          clearTimeout(timer)
+          resolve(entry)
+        }
+        const timer = setTimeout(() => {
+          waiters.delete(waiter)
+          reject(new Error(`[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${seq} so far.`))
+        }, timeout)
+        waiters.add(waiter)
+      })
+    },
+  }
+}

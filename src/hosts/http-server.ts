@@ -1,0 +1,337 @@
+/**
+ * The standalone HTTP server: `node:http` calling the core directly on the hot path
+ * (decisions/004-core-over-plain-data.md), express for the admin API under `/__mock`, sessions,
+ * CORS, the user's own msw handlers, latency, a state file, and one log line per request.
+ */
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import type { RequestHandler } from 'msw'
+import { problem } from '../core/errors.js'
+import { between, createRandom, type Random } from '../core/random.js'
+import type { ApiRequest, ApiResponse } from '../core/types.js'
+import type { PetStore, PetStoreOptions } from '../create-pet-store.js'
+import { createAdminApp } from './admin.js'
+import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
+import { createSessions, DEFAULT_SESSION, type Sessions } from './sessions.js'
+import { readStateFile, writeStateFile } from './state-file.js'
+import { runUserHandlers } from './user-handlers.js'
+
+export type LogFormat = 'pretty' | 'json' | 'silent'
+
+export interface PetStoreServerOptions extends PetStoreOptions {
+  /** Port to listen on; 0 picks a free one. Default 4010. */
+  port?: number
+  /** Address to listen on. Default 127.0.0.1. */
+  host?: string
+  /** Extra latency per API response, in ms: a fixed number or `{ min, max }` (drawn from a generator seeded by `seed`). */
+  latency?: number | { min: number; max: number }
+  /** Allowed CORS origins. Default any. */
+  corsOrigin?: CorsOrigins
+  /** Required as `Authorization: Bearer <token>` on the admin API. Without it the admin API is open on loopback and off elsewhere. */
+  adminToken?: string
+  /** The user's own msw handlers, in front of the built-in operations. */
+  userHandlers?: readonly RequestHandler[]
+  /** Where to keep the sessions across restarts. */
+  stateFile?: string
+  /** One line per request: `pretty` (default), `json` or `silent`. */
+  log?: LogFormat
+  /** Where log lines go. Default stdout. */
+  write?: (line: string) => void
+  /** Live sessions kept at most (least recently used evicted). Default 1,000. */
+  maxSessions?: number
+  /** Bodies over `maxBodyBytes` are drained up to this many bytes before the 413; beyond, the socket is closed. Default 64 MiB. */
+  drainLimitBytes?: number
+}
+
+export interface PetStoreServer {
+  /** Starts listening; resolves with the base URL (`http://127.0.0.1:4010`). */
+  listen(): Promise<string>
+  /** Stops accepting, finishes in-flight requests, saves state; resolves when closed. */
+  close(): Promise<void>
+  /** The base URL once listening. */
+  readonly url: string
+  readonly sessions: Sessions
+  /** The default world. */
+  readonly petStore: PetStore
+  readonly server: Server
+}
+
+const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/
+const SAVE_DELAY_MS = 250
+
+export function isLoopback(host: string): boolean {
+  return LOOPBACK.test(host)
+}
+
+interface Body {
+  text: string | undefined
+  tooLarge: boolean
+  /** The body went past the drain limit: the socket is closed after the answer. */
+  abandoned: boolean
+}
+
+function hasBody(req: IncomingMessage): boolean {
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+function readBody(req: IncomingMessage, max: number, drainLimit: number): Promise<Body> {
+  if (!hasBody(req)) return Promise.resolve({ text: undefined, tooLarge: false, abandoned: false })
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = []
+    let size = 0
+    let tooLarge = false
+    req.on('data', (chunk: Buffer) => {
+      size += chunk.length
+      if (size > max) {
+        tooLarge = true
+        chunks.length = 0
+        if (size > drainLimit) {
+          req.pause()
+          resolve({ text: undefined, tooLarge: true, abandoned: true })
+        }
+        return
+      }
+      chunks.push(chunk)
+    })
+    req.on('end', () => resolve({ text: tooLarge ? undefined : Buffer.concat(chunks).toString('utf8'), tooLarge, abandoned: false }))
+    req.on('error', reject)
+  })
+}
+
+function splitUrl(raw: string): { path: string; query: string } {
+  let url = raw
+  // Absolute-form request targets (as sent to proxies): keep the path.
+  if (!url.startsWith('/')) {
+    const scheme = url.indexOf('://')
+    const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3)
+    url = slash === -1 ? '/' : url.slice(slash)
+  }
+  const q = url.indexOf('?')
+  return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) }
+}
+
+function toFetchRequest(req: IncomingMessage, base: string, body: string | undefined): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+  }
+  const method = req.method ?? 'GET'
+  return new Request(new URL(req.url ?? '/', base), {
+    method,
+    headers,
+    ...(body === undefined || method === 'GET' || method === 'HEAD' ? {} : { body }),
+  })
+}
+
+/**
+ * Creates the standalone server (not yet listening).
+ *
+ * @example
+ * const server = createPetStoreServer({ port: 0, seed: 7, log: 'silent' })
+ * const url = await server.listen() // http://127.0.0.1:54321
+ * await fetch(`${url}/v1/pets`, { headers: { Authorization: 'Bearer test-free' } })
+ * await server.close()
+ */
+export function createPetStoreServer(options: PetStoreServerOptions = {}): PetStoreServer {
+  const host = options.host ?? '127.0.0.1'
+  const corsOrigin = options.corsOrigin ?? '*'
+  const userHandlers = options.userHandlers ?? []
+  const write = options.write ?? ((line: string) => process.stdout.write(`${line}\n`))
+  const logFormat = options.log ?? 'pretty'
+  const maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024
+  const drainLimit = options.drainLimitBytes ?? 64 * 1024 * 1024
+  const random: Random = createRandom((options.seed ?? 1) ^ 0x5eed)
+  const latency = options.latency
+  const stateFile = options.stateFile
+  let url = ''
+
+  let saveTimer: NodeJS.Timeout | undefined
+  let saving: Promise<void> = Promise.resolve()
+  const sessions = createSessions(options, options.maxSessions ?? 1_000)
+  const save = (): Promise<void> => {
+    if (!stateFile) return Promise.resolve()
+    saving = saving
+      .then(async () => {
+        const content: Record<string, ReturnType<PetStore['snapshot']>> = {}
+        for (const name of sessions.names()) {
+          const store = sessions.get(name) as PetStore
+          await store.ready()
+          content[name] = store.snapshot()
+        }
+        await writeStateFile(stateFile, { version: 1, sessions: content })
+      })
+      .catch((error: unknown) => console.error('[petstore-mock] Could not save the state file:', error))
+    return saving
+  }
+  const changed = () => {
+    if (!stateFile || saveTimer) return
+    saveTimer = setTimeout(() => {
+      saveTimer = undefined
+      void save()
+    }, SAVE_DELAY_MS)
+  }
+
+  const adminToken =
+    options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
+  const admin = createAdminApp({ sessions, token: adminToken, serverUrl: () => url, startedAt: Date.now(), onChange: changed })
+
+  const log = (req: IncomingMessage, status: number, plan: string | undefined, started: number, note?: string) => {
+    if (logFormat === 'silent') return
+    const ms = Math.round((performance.now() - started) * 10) / 10
+    const session = req.headers['x-mock-session']
+    if (logFormat === 'json') {
+      write(
+        JSON.stringify({
+          time: new Date().toISOString(),
+          method: req.method,
+          path: req.url,
+          status,
+          plan: plan ?? null,
+          ms,
+          session: session ?? null,
+          note: note ?? null,
+        }),
+      )
+    } else {
+      write(`${req.method} ${req.url} ${status} ${plan ?? '-'} ${ms}ms${session ? ` [${String(session)}]` : ''}${note ? ` (${note})` : ''}`)
+    }
+  }
+
+  const send = (res: ServerResponse, response: ApiResponse, extra: Record<string, string>, close: boolean) => {
+    const headers: Record<string, string | number> = { ...response.headers, ...extra, 'content-length': Buffer.byteLength(response.body) }
+    if (close) headers.connection = 'close'
+    res.writeHead(response.status, headers)
+    res.end(response.body)
+  }
+
+  const delay = (): Promise<void> | undefined => {
+    if (latency === undefined) return undefined
+    const ms = typeof latency === 'number' ? latency : between(random, latency.min, latency.max)
+    return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
+  }
+
+  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
+    const started = performance.now()
+    const origin = req.headers.origin
+    const cors = corsHeaders(corsOrigin, origin)
+    try {
+      const { path, query } = splitUrl(req.url ?? '/')
+      if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+        res.writeHead(204, { ...preflightHeaders(corsOrigin, origin, req.headers['access-control-request-headers']), 'content-length': 0 })
+        res.end()
+        return log(req, 204, undefined, started, 'preflight')
+      }
+      if (path === '/__mock' || path.startsWith('/__mock/')) {
+        for (const [name, value] of Object.entries(cors)) res.setHeader(name, value)
+        res.on('finish', () => log(req, res.statusCode, undefined, started, 'admin'))
+        admin(req, res)
+        return
+      }
+      const store = sessions.get(req.headers['x-mock-session'] as string | undefined)
+      if (!store) {
+        send(
+          res,
+          problem('invalid_session', 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".'),
+          cors,
+          false,
+        )
+        return log(req, 400, undefined, started)
+      }
+      const body = await readBody(req, maxBodyBytes, drainLimit)
+      if (userHandlers.length > 0 && !body.tooLarge) {
+        const result = await runUserHandlers(userHandlers, toFetchRequest(req, url || 'http://127.0.0.1', body.text))
+        if (result.kind === 'network-error') {
+          res.socket?.destroy()
+          return log(req, 0, undefined, started, 'user handler: network error')
+        }
+        if (result.kind === 'response') {
+          const headers: Record<string, string> = { ...cors }
+          result.response.headers.forEach((value, name) => {
+            headers[name] = value
+          })
+          const buffer = Buffer.from(await result.response.arrayBuffer())
+          headers['content-length'] = String(buffer.length)
+          res.writeHead(result.response.status, headers)
+          res.end(buffer)
+          return log(req, result.response.status, undefined, started, 'user handler')
+        }
+      }
+      const request: ApiRequest = {
+        method: req.method ?? 'GET',
+        path,
+        query,
+        headers: req.headers,
+        body: body.text,
+        ...(body.tooLarge ? { bodyTooLarge: true } : {}),
+      }
+      const result = store.handle(request)
+      const response = result instanceof Promise ? await result : result
+      const wait = delay()
+      if (wait) await wait
+      send(res, response, cors, body.abandoned)
+      if (body.abandoned) res.on('finish', () => req.destroy())
+      changed()
+      log(req, response.status, response.meta?.plan, started)
+    } catch (error) {
+      console.error('[petstore-mock] Request failed:', error)
+      if (!res.headersSent)
+        send(res, problem('internal_error', 'The mock failed to answer this request; the server log has the details.'), cors, false)
+      else res.destroy()
+      log(req, 500, undefined, started, 'error')
+    }
+  }
+
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
+    void onRequest(req, res)
+  })
+  server.on('clientError', (error, socket) => {
+    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
+    else socket.destroy(error)
+  })
+
+  return {
+    sessions,
+    petStore: sessions.main,
+    server,
+    get url() {
+      return url
+    },
+    async listen() {
+      if (stateFile) {
+        const content = await readStateFile(stateFile)
+        for (const [name, snapshot] of Object.entries(content?.sessions ?? {})) {
+          if (name === DEFAULT_SESSION) await sessions.main.restore(snapshot)
+          else {
+            const store = sessions.create()
+            await store.restore(snapshot)
+            sessions.set(name, store)
+          }
+        }
+      }
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject)
+        server.listen(options.port ?? 4010, host, () => {
+          server.off('error', reject)
+          resolve()
+        })
+      })
+      const address = server.address() as AddressInfo
+      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+      url = `http://${shown}:${address.port}`
+      return url
+    },
+    async close() {
+      if (saveTimer) {
+        clearTimeout(saveTimer)
+        saveTimer = undefined
+      }
+      await new Promise<void>((resolve) => {
+        server.close(() => resolve())
+        server.closeIdleConnections()
+      })
+      await save()
+    },
+  }
+}
