@@ -67,6 +67,8 @@ export interface PetStore {
   readonly handlers: HttpHandler[]
   /** A `fetch` function answered by this world directly, without interception. */
   readonly fetch: typeof fetch
+  /** The path the API lives under, e.g. `/v1`. */
+  readonly basePath: string
   /** The core: a plain request in, a plain response out. Hosts call this. */
   readonly handle: (request: ApiRequest) => ApiResult
   /** The pets, as an @msw/data collection: read and write them in test set-up. */
@@ -216,6 +218,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
       return handlers
     },
     fetch: createFetch(handle),
+    basePath,
     handle,
     pets: data.collection,
     clock,

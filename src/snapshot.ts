@@ -3,7 +3,7 @@
  * Used by `GET|PUT /__mock/state` and `--state-file`. int64 values are written as exact JSON numbers.
  */
 import { z } from 'zod'
-import { parseJson } from './core/json.js'
+import { parseJson, stringifyJson } from './core/json.js'
 import { PetRecordSchema } from './schemas.js'
 
 const num = z.union([z.bigint(), z.number()]).transform((value) => Number(value))
@@ -32,12 +32,9 @@ export const WorldSnapshotSchema = z.object({
 /** A world's state, as `petStore.snapshot()` returns it. */
 export type WorldSnapshot = z.output<typeof WorldSnapshotSchema>
 
-const MARK = '\u0000int64:'
-
 /** The snapshot as JSON text, bigints as exact numbers. */
 export function stringifySnapshot(snapshot: WorldSnapshot, space?: number): string {
-  const text = JSON.stringify(snapshot, (_key, value: unknown) => (typeof value === 'bigint' ? `${MARK}${value}` : value), space)
-  return text.replace(/"\\u0000int64:(-?\d+)"/g, '$1')
+  return stringifyJson(snapshot, space)
 }
 
 export type SnapshotResult = { ok: true; snapshot: WorldSnapshot } | { ok: false; message: string }

@@ -2,6 +2,7 @@
  * The request journal of one world: the last N exchanges it answered, newest last, for tests that
  * assert what a client sent and for the retry audit.
  */
+import { parseJsonReadable, utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse, Plan } from './types.js'
 
 /** One answered request. */
@@ -20,7 +21,7 @@ export interface JournalEntry {
   readonly plan: Plan | undefined
   readonly operation: string | undefined
   readonly bodySize: number
-  /** The request body parsed as JSON, or `undefined` when there was none or it was not JSON. */
+  /** The request body parsed as JSON (integers beyond 2^53 as exact `bigint`s), or `undefined` when there was none or it was not JSON. */
   readonly body: unknown
   readonly status: number
   /** The `X-RateLimit-*` and `Retry-After` headers sent, as numbers where they are numbers. */
@@ -66,11 +67,8 @@ const numberOr = (value: string | undefined): number | undefined => {
 
 function parseBody(text: string | undefined): unknown {
   if (text === undefined || text === '') return undefined
-  try {
-    return JSON.parse(text)
-  } catch {
-    return undefined
-  }
+  const parsed = parseJsonReadable(text)
+  return parsed.ok ? parsed.value : undefined
 }
 
 function errorCode(response: ApiResponse): string | undefined {
@@ -129,7 +127,7 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
       key: response.meta?.plan === undefined ? undefined : `${response.meta.plan} ${response.meta.keyHint ?? ''}`.trim(),
       plan: response.meta?.plan,
       operation: response.meta?.operation,
-      bodySize: request.body === undefined ? 0 : new TextEncoder().encode(request.body).length,
+      bodySize: request.body === undefined ? 0 : utf8Length(request.body),
       body: parseBody(request.body),
       status: response.status,
       rateLimit: Object.fromEntries(

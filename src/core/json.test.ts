@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { parseJson, serializePet, toExactNumber, utf8Length } from './json.js'
+import { parseJson, parseJsonReadable, serializePet, stringifyJson, toExactNumber, utf8Length } from './json.js'
 
 describe('toExactNumber', () => {
   it('reads the largest int64 exactly', () => {
@@ -41,5 +41,13 @@ describe('utf8Length', () => {
     for (const text of ['', 'abc', 'é', '€uro', '🐶 dog', 'a\u{10FFFF}b']) {
       expect(utf8Length(text)).toBe(new TextEncoder().encode(text).length)
     }
+  })
+})
+
+describe('stringifyJson and parseJsonReadable', () => {
+  it('round-trip int64 values exactly and keep small integers as numbers', () => {
+    const text = stringifyJson({ big: 9223372036854775807n, small: 5, name: 'a\u0000int64:1' })
+    expect(text).toBe('{"big":9223372036854775807,"small":5,"name":"a\\u0000int64:1"}')
+    expect(parseJsonReadable(text)).toEqual({ ok: true, value: { big: 9223372036854775807n, small: 5, name: 'a\u0000int64:1' } })
   })
 })

@@ -36,6 +36,34 @@ export function toExactNumber(raw: string): bigint | number {
   return BigInt(`${sign}${digits}${'0'.repeat(exponent)}`)
 }
 
+/**
+ * Parses JSON text for people to read (the journal): numbers are plain numbers, except integers
+ * beyond 2^53, which stay exact as `bigint`.
+ */
+export function parseJsonReadable(text: string): JsonParseResult {
+  try {
+    return {
+      ok: true,
+      value: parse(text, null, (raw) => {
+        const value = toExactNumber(raw)
+        return typeof value === 'bigint' && value >= BigInt(Number.MIN_SAFE_INTEGER) && value <= BigInt(Number.MAX_SAFE_INTEGER)
+          ? Number(value)
+          : value
+      }),
+    }
+  } catch (error) {
+    return { ok: false, message: error instanceof Error ? error.message : String(error) }
+  }
+}
+
+const BIGINT_MARK = '\u0000int64:'
+
+/** `JSON.stringify` that writes `bigint`s as exact JSON numbers. */
+export function stringifyJson(value: unknown, space?: number): string {
+  const text = JSON.stringify(value, (_key, item: unknown) => (typeof item === 'bigint' ? `${BIGINT_MARK}${item}` : item), space)
+  return text.replace(/"\\u0000int64:(-?\d+)"/g, '$1')
+}
+
 /** Parses JSON text; integer-valued numbers come back as `bigint`, fractions as `number`. */
 export function parseJson(text: string): JsonParseResult {
   try {

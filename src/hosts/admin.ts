@@ -6,6 +6,7 @@ import express, { type NextFunction, type Request, type Response } from 'express
 import { toEpochMs } from '../clock.js'
 import { type ErrorCode, problem } from '../core/errors.js'
 import type { JournalFilter } from '../core/journal.js'
+import { stringifyJson } from '../core/json.js'
 import type { ApiResponse } from '../core/types.js'
 import type { PetStore } from '../create-pet-store.js'
 import { openApiDocument } from '../openapi.js'
@@ -160,7 +161,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.get('/__mock/requests', (req, res) => {
     const filter = journalFilter(req.query)
     if (typeof filter === 'string') return fail(res, 'invalid_admin_request', filter)
-    res.json(storeOf(res).journal.find(filter))
+    res.type('application/json').send(stringifyJson(storeOf(res).journal.find(filter)))
   })
   app.delete('/__mock/requests', (_req, res) => {
     storeOf(res).journal.clear()

@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse } from '../core/types.js'
 import type { PetStore, PetStoreOptions } from '../create-pet-store.js'
 import { createAdminApp } from './admin.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
+import { readBody, splitUrl } from './node-request.js'
 import { createSessions, DEFAULT_SESSION, type Sessions } from './sessions.js'
 import { readStateFile, writeStateFile } from './state-file.js'
 import { runUserHandlers } from './user-handlers.js'
@@ -61,54 +62,6 @@ const SAVE_DELAY_MS = 250
 
 export function isLoopback(host: string): boolean {
   return LOOPBACK.test(host)
-}
-
-interface Body {
-  text: string | undefined
-  tooLarge: boolean
-  /** The body went past the drain limit: the socket is closed after the answer. */
-  abandoned: boolean
-}
-
-function hasBody(req: IncomingMessage): boolean {
-  const length = req.headers['content-length']
-  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
-}
-
-function readBody(req: IncomingMessage, max: number, drainLimit: number): Promise<Body> {
-  if (!hasBody(req)) return Promise.resolve({ text: undefined, tooLarge: false, abandoned: false })
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = []
-    let size = 0
-    let tooLarge = false
-    req.on('data', (chunk: Buffer) => {
-      size += chunk.length
-      if (size > max) {
-        tooLarge = true
-        chunks.length = 0
-        if (size > drainLimit) {
-          req.pause()
-          resolve({ text: undefined, tooLarge: true, abandoned: true })
-        }
-        return
-      }
-      chunks.push(chunk)
-    })
-    req.on('end', () => resolve({ text: tooLarge ? undefined : Buffer.concat(chunks).toString('utf8'), tooLarge, abandoned: false }))
-    req.on('error', reject)
-  })
-}
-
-function splitUrl(raw: string): { path: string; query: string } {
-  let url = raw
-  // Absolute-form request targets (as sent to proxies): keep the path.
-  if (!url.startsWith('/')) {
-    const scheme = url.indexOf('://')
-    const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3)
-    url = slash === -1 ? '/' : url.slice(slash)
-  }
-  const q = url.indexOf('?')
-  return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) }
 }
 
 function toFetchRequest(req: IncomingMessage, base: string, body: string | undefined): Request {
