@@ -7,8 +7,11 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { readFixturesDir, readScenarioDir } from './hosts/files.js'
 import { createPetStoreServer, isLoopback, type LogFormat, type PetStoreServerOptions } from './hosts/http-server.js'
 import { loadUserHandlers } from './hosts/user-handlers.js'
+import { createScenarioCatalogue } from './scenarios/catalogue.js'
+import type { PetRecordInput } from './schemas.js'
 
 interface OptionSpec {
   readonly name: string
@@ -72,6 +75,7 @@ function helpText(): string {
     '  petstore-mock --port 4999 --seed 7',
     '  curl -H "Authorization: Bearer test-free" http://127.0.0.1:4010/v1/pets?limit=5',
     '  curl -X POST -d \'{"advanceSeconds":60}\' http://127.0.0.1:4010/__mock/clock',
+    '  curl -X PUT -d \'{"name":"flaky"}\' http://127.0.0.1:4010/__mock/scenario',
   ].join('\n')
 }
 
@@ -148,6 +152,24 @@ export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv):
   }
   const maxSessions = get('max-sessions')
   if (maxSessions !== undefined) options.maxSessions = integer('max-sessions', maxSessions, 1, 1_000_000)
+  const scenariosDir = get('scenarios')
+  const fixturesDir = get('fixtures')
+  const scenario = get('scenario')
+  try {
+    if (scenariosDir !== undefined) options.scenarios = await readScenarioDir(resolve(scenariosDir))
+    if (fixturesDir !== undefined) {
+      const fixtures = await readFixturesDir(resolve(fixturesDir))
+      if (fixtures.keys) options.keys = fixtures.keys
+      if (fixtures.pets) options.pets = fixtures.pets as PetRecordInput[]
+    }
+    if (scenario !== undefined) options.scenario = scenario
+    // Check every scenario now: a bad file or name stops the start, never a silent default.
+    const catalogue = createScenarioCatalogue(options.scenarios as never[] | undefined)
+    for (const name of catalogue.names()) catalogue.get(name)
+    if (scenario !== undefined) catalogue.get(scenario)
+  } catch (error) {
+    throw new UsageError((error as Error).message.replace(/^\[petstore-mock\] /, ''))
+  }
   const handlers = get('handlers')
   if (handlers !== undefined) {
     try {
@@ -175,7 +197,7 @@ function banner(url: string, options: PetStoreServerOptions): string {
         `    ${(key as string).padEnd(16)} ${(plan as string).padEnd(11)} ${(minute as string).padEnd(10)} ${day}`,
     ),
     `  Admin API: ${admin}`,
-    `  Seed ${options.seed ?? 1}, ${typeof options.pets === 'number' ? options.pets : 50} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
+    `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${typeof options.pets === 'number' ? options.pets : Array.isArray(options.pets) ? options.pets.length : 50} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
 

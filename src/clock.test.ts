@@ -35,3 +35,14 @@ describe('createClock', () => {
     expect(() => clock.advance(Number.NaN)).toThrow(/finite number/)
   })
 })
+
+describe('clock.set with running', () => {
+  it('moves a clock to a moment and lets it run from there', () => {
+    let real = 10_000
+    const clock = createClock(() => real)
+    clock.set('2030-12-05T00:00:01Z', { running: true })
+    real += 2_000
+    expect(new Date(clock.now()).toISOString()).toBe('2030-12-05T00:00:03.000Z')
+    expect(clock.frozen).toBe(false)
+  })
+})

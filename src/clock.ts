@@ -9,8 +9,8 @@ export type Moment = Date | string | number
 export interface Clock {
   /** Milliseconds since the epoch on this clock. */
   now(): number
-  /** Freezes the clock at `moment`. */
-  set(moment: Moment): void
+  /** Freezes the clock at `moment`, or with `{ running: true }` moves it there and lets it run. */
+  set(moment: Moment, options?: { running?: boolean }): void
   /** Moves the clock forward (or back, with a negative value) by `ms`, frozen or running. */
   advance(ms: number): void
   /** Back to real time (a frozen clock runs again, with no offset). */
@@ -54,8 +54,12 @@ export function createClock(realNow: () => number = Date.now): Clock {
   let offset = 0
   return {
     now: () => frozenAt ?? realNow() + offset,
-    set(moment) {
-      frozenAt = toEpochMs(moment)
+    set(moment, options) {
+      const ms = toEpochMs(moment)
+      if (options?.running) {
+        frozenAt = undefined
+        offset = ms - realNow()
+      } else frozenAt = ms
     },
     advance(ms) {
       if (!Number.isFinite(ms))

@@ -5,13 +5,18 @@
 import type { HttpHandler } from 'msw'
 import { type Clock, createClock, type Moment, toEpochMs } from './clock.js'
 import { type Api, createApi } from './core/api.js'
+import { problem } from './core/errors.js'
+import { withFaults } from './core/faults.js'
 import { createJournal, type Journal } from './core/journal.js'
+import { createRandom } from './core/random.js'
 import { createRateLimiter, DEFAULT_RATE_LIMIT_OPTIONS, type RateLimiter, type RateLimitOptions } from './core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from './core/types.js'
 import type { QueryValidation } from './core/validate.js'
 import { createHandlers } from './handlers/index.js'
 import { createFetch } from './hosts/fetch.js'
 import { DEFAULT_KEYS, type KeyConfig, PLAN_LIMITS, resolveKeys } from './keys.js'
+import { createScenarioCatalogue, type ScenarioCatalogue, unknownScenarioMessage } from './scenarios/catalogue.js'
+import type { Scenario } from './scenarios/schema.js'
 import { type Pet, type PetRecordInput, PetRecordSchema, type PetStatus, PetStatusSchema } from './schemas.js'
 import { parseSnapshot, type WorldSnapshot } from './snapshot.js'
 import { createPetData, type PetCollection } from './store/pet-data.js'
@@ -47,6 +52,10 @@ export interface PetStoreOptions {
   maxBodyBytes?: number
   /** When `GET /pets/{petId}` was deprecated, for its `Deprecation` header. */
   deprecatedAt?: Moment
+  /** The scenario to start in (see docs/scenarios.md). Default `default`. */
+  scenario?: string
+  /** Your own scenarios (parsed scenario files): they add to the shipped ones or override them by name. */
+  scenarios?: readonly unknown[]
   /** How many exchanges the request journal keeps (oldest dropped first). Default 1,000; 0 turns it off. */
   journalLimit?: number
   /** Rate-limit and ban settings. */
@@ -85,9 +94,15 @@ export interface PetStore {
   snapshot(): WorldSnapshot
   /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
   restore(snapshot: unknown): Promise<void>
+  /** The name of the current scenario. */
+  readonly scenario: string
+  /** Switches this world to a scenario: its data, keys, counters, clock and faults, from scratch. Throws for an unknown name. */
+  useScenario(name: string): Promise<void>
+  /** The scenarios this world knows. */
+  readonly scenarios: ScenarioCatalogue
   /** Resolves when the collection holds every pet written so far. */
   ready(): Promise<void>
-  /** Back to the seeded state: pets, ids, counters and bans; the clock returns to real time. */
+  /** Back to the seeded state of the current scenario: pets, ids, counters, bans, journal; the clock returns to real time (or the scenario's start). */
   reset(): Promise<void>
 }
 
@@ -110,25 +125,44 @@ function basePathOf(baseUrl: string): { pattern: string; path: string } {
   return { pattern: trimmed, path: url.pathname.replace(/\/+$/, '') }
 }
 
-function seedPets(options: PetStoreOptions): Pet[] {
-  const seed = options.seed ?? 1
-  if (!Number.isSafeInteger(seed)) fail(`seed must be an integer, got ${String(seed)}.`)
-  const pets = options.pets ?? 50
-  if (typeof pets === 'number') {
-    if (!Number.isSafeInteger(pets) || pets < 0)
-      fail(`pets must be a whole number of pets to generate or an array of pets, got ${String(pets)}.`)
-    const categories = options.categories ?? 10
-    if (!Number.isSafeInteger(categories) || categories < 1) fail(`categories must be a positive integer, got ${String(categories)}.`)
-    return generatePets({ seed, count: pets, categories })
-  }
+function checkPets(pets: readonly unknown[], where: string): Pet[] {
   return pets.map((input, index) => {
     const parsed = PetRecordSchema.safeParse(input)
     if (!parsed.success)
       fail(
-        `pets[${index}] is not a valid pet: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}.`,
+        `${where}[${index}] is not a valid pet: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}.`,
       )
     return parsed.data
   })
+}
+
+function wholeNumber(value: number, name: string, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) fail(`${name} must be a whole number of at least ${min}, got ${String(value)}.`)
+  return value
+}
+
+/** The pets a world starts with: the scenario's data, else the options', else 50 generated from the seed. */
+function startingPets(options: PetStoreOptions, scenario: Scenario | undefined, seed: number): Pet[] {
+  const data = scenario?.data
+  const pets = data?.pets ?? options.pets ?? 50
+  if (typeof pets !== 'number') {
+    const list = pets.map((pet) => (typeof pet === 'object' && pet !== null ? normalizeIds(pet) : pet))
+    return checkPets(list, data?.pets !== undefined ? `scenario "${scenario?.name}" data.pets` : 'pets')
+  }
+  const generated = generatePets({
+    seed,
+    count: wholeNumber(pets, 'pets', 0),
+    categories: wholeNumber(data?.categories ?? options.categories ?? 10, 'categories', 1),
+  })
+  const status = data?.status
+  return status === undefined ? generated : generated.map((pet) => ({ ...pet, status }))
+}
+
+/** Scenario files may write int64 ids as strings of digits to keep them exact. */
+function normalizeIds(pet: object): object {
+  const record = { ...pet } as Record<string, unknown>
+  for (const field of ['id', 'categoryId']) if (typeof record[field] === 'string') record[field] = BigInt(record[field] as string)
+  return record
 }
 
 function positive(value: number | undefined, fallback: number, name: string): number {
@@ -151,14 +185,11 @@ function positive(value: number | undefined, fallback: number, name: string): nu
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const { pattern, path: basePath } = basePathOf(options.baseUrl ?? '*/v1')
-  const keys = resolveKeys(options.keys ?? DEFAULT_KEYS)
-  const clock =
-    options.clock === undefined
-      ? createClock()
-      : typeof options.clock === 'object' && !(options.clock instanceof Date)
-        ? options.clock
-        : createClock()
-  if (options.clock !== undefined && (typeof options.clock !== 'object' || options.clock instanceof Date)) clock.set(options.clock)
+  const storeSeed = wholeNumber(options.seed ?? 1, 'seed', Number.MIN_SAFE_INTEGER)
+  const scenarios = createScenarioCatalogue(options.scenarios as never[] | undefined)
+  const given = options.clock
+  const clock = typeof given === 'object' && !(given instanceof Date) ? given : createClock()
+  if (given !== undefined && clock !== given) clock.set(given as Moment)
   if (options.defaultStatus !== undefined && !PetStatusSchema.safeParse(options.defaultStatus).success) {
     fail(`defaultStatus must be one of available, pending, sold, got ${JSON.stringify(options.defaultStatus)}.`)
   }
@@ -179,12 +210,10 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     freePlan: PLAN_LIMITS.free,
   }
   const rateLimiter = createRateLimiter({ now: clock.now, options: rateLimitOptions })
-
-  const seeded = seedPets(options)
+  const keys = new Map<string, ApiKey>()
   const data = createPetData()
-  void data.load(seeded)
-
-  const api: Api = createApi({
+  const journal = createJournal({ limit: options.journalLimit ?? 1_000, now: clock.now })
+  const core: Api = createApi({
     basePath,
     keys,
     pets: data.repository,
@@ -198,17 +227,88 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
       deprecatedAt: toEpochMs(options.deprecatedAt ?? DEPRECATED_AT),
     },
   })
-  const journal = createJournal({ limit: options.journalLimit ?? 1_000, now: clock.now })
-  const handle = (request: ApiRequest): ApiResult => {
-    const result = api.handle(request)
-    if (result instanceof Promise) {
-      return result.then((response: ApiResponse) => {
-        journal.record(request, response)
-        return response
-      })
+
+  let api = core
+  let scenario: Scenario = scenarios.get('default')
+  let startPets: { scenario: Scenario; pets: Pet[] } | undefined
+
+  /** Keys and faults of a scenario: checked first, so a bad scenario changes nothing. */
+  const configure = (next: Scenario) => {
+    const seed = next.seed ?? storeSeed
+    const resolved = resolveKeys(next.keys?.list ?? options.keys ?? DEFAULT_KEYS)
+    for (const name of Object.keys(next.keys?.start ?? {})) {
+      if (name !== '*' && !resolved.has(name))
+        fail(`scenario "${next.name}" keys.start.${name}: no such key. Known keys: ${[...resolved.keys()].join(', ')}.`)
     }
-    journal.record(request, result)
-    return result
+    return () => {
+      keys.clear()
+      for (const [name, key] of resolved) keys.set(name, key)
+      api = next.faults?.length
+        ? withFaults(core, { rules: next.faults, random: createRandom(seed ^ 0x9e3779b9), basePath, scenario: next.name })
+        : core
+      scenario = next
+    }
+  }
+
+  /** Starts a world in a scenario: data, counters, clock. */
+  const start = (next: Scenario, first: boolean): Promise<void> => {
+    const commit = configure(next)
+    if (startPets?.scenario !== next) startPets = { scenario: next, pets: startingPets(options, next, next.seed ?? storeSeed) }
+    commit()
+    rateLimiter.reset()
+    journal.clear()
+    if (next.clock) clock.set(next.clock.start, { running: !next.clock.frozen })
+    else if (!first) clock.useRealTime()
+    const now = clock.now()
+    for (const [name, counters] of Object.entries(next.keys?.start ?? {})) {
+      for (const key of name === '*' ? [...keys.values()] : [keys.get(name) as ApiKey]) {
+        const minuteCount = counters.minuteUsed === 'all' ? key.limits.perMinute : (counters.minuteUsed ?? 0)
+        const dayCount = counters.dayUsed === 'all' ? key.limits.perDay : (counters.dayUsed ?? 0)
+        rateLimiter.setCounters(key.key, {
+          minuteStart: now - (now % 60_000),
+          minuteCount,
+          dayStart: now - (now % 86_400_000),
+          dayCount: Math.max(dayCount, minuteCount),
+          retryAt: 0,
+          earlyRetries: 0,
+          bannedUntil: counters.bannedForSeconds === undefined ? 0 : now + counters.bannedForSeconds * 1000,
+        })
+      }
+    }
+    return data.load(startPets.pets)
+  }
+
+  void start(options.scenario === undefined ? scenario : scenarios.get(options.scenario), true)
+
+  /** Worlds for one-off `X-Mock-Scenario` requests, made on first use. */
+  const oneOff = new Map<string, PetStore>()
+  const record = (request: ApiRequest, response: ApiResponse, scenarioName: string) => {
+    journal.record(request, response, { scenario: scenarioName, fault: response.meta?.fault })
+    return response
+  }
+  const handle = (request: ApiRequest): ApiResult => {
+    const requested = request.headers['x-mock-scenario']
+    if (typeof requested === 'string' && requested !== '' && requested !== scenario.name) {
+      if (!scenarios.has(requested))
+        return record(request, problem('unknown_scenario', unknownScenarioMessage(requested, scenarios.names())), requested)
+      let world = oneOff.get(requested)
+      if (!world) {
+        try {
+          world = createPetStore({ ...options, scenario: requested, journalLimit: 0 })
+        } catch (error) {
+          return record(request, problem('unknown_scenario', (error as Error).message.replace(/^\[petstore-mock\] /, '')), requested)
+        }
+        oneOff.set(requested, world)
+      }
+      const result = world.handle(request)
+      return result instanceof Promise
+        ? result.then((response) => record(request, response, requested))
+        : record(request, result, requested)
+    }
+    const result = api.handle(request)
+    return result instanceof Promise
+      ? result.then((response) => record(request, response, scenario.name))
+      : record(request, result, scenario.name)
   }
   let handlers: HttpHandler[] | undefined
 
@@ -225,25 +325,34 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     keys,
     rateLimiter,
     journal,
+    scenarios,
+    get scenario() {
+      return scenario.name
+    },
+    useScenario(name) {
+      try {
+        const next = scenarios.get(name)
+        oneOff.clear()
+        return start(next, false)
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    },
     ready: () => data.settled(),
     snapshot() {
       const { pets, nextId } = data.snapshot()
-      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot() }
+      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenario.name }
     },
     async restore(input) {
       const result = parseSnapshot(input)
       if (!result.ok) fail(result.message)
       const { snapshot } = result
+      configure(snapshot.scenario === undefined ? scenario : scenarios.get(snapshot.scenario))()
       rateLimiter.reset()
       for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
       clock.restore(snapshot.clock)
       await data.load(snapshot.pets as Pet[], snapshot.nextId)
     },
-    async reset() {
-      rateLimiter.reset()
-      journal.clear()
-      clock.useRealTime()
-      await data.load(seeded)
-    },
+    reset: () => start(scenario, false),
   }
 }

@@ -19,7 +19,7 @@ export const PLANS = Object.keys(PLAN_LIMITS) as Plan[]
 export interface KeyConfig {
   readonly key: string
   readonly plan: Plan
-  readonly limits?: Partial<Limits>
+  readonly limits?: { readonly perMinute?: number | undefined; readonly perDay?: number | undefined } | undefined
 }
 
 /** The four default keys: `test-free`, `test-pro`, `test-business`, `test-enterprise`. */
@@ -43,7 +43,10 @@ export function resolveKeys(configs: readonly KeyConfig[]): Map<string, ApiKey> 
     if (!PLANS.includes(config.plan)) {
       throw new TypeError(`[petstore-mock] ${where}.plan is ${JSON.stringify(config.plan)}; use one of ${PLANS.join(', ')}.`)
     }
-    const limits = { ...PLAN_LIMITS[config.plan], ...config.limits }
+    const limits = {
+      perMinute: config.limits?.perMinute ?? PLAN_LIMITS[config.plan].perMinute,
+      perDay: config.limits?.perDay ?? PLAN_LIMITS[config.plan].perDay,
+    }
     if (!isPositiveInteger(limits.perMinute) || !isPositiveInteger(limits.perDay)) {
       throw new TypeError(`[petstore-mock] ${where}.limits must be positive integers (perMinute, perDay).`)
     }

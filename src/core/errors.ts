@@ -11,6 +11,7 @@ export const ERRORS = {
   invalid_body: { status: 400, title: 'The request body is missing required fields or has invalid values' },
   invalid_session: { status: 400, title: 'The X-Mock-Session name is invalid' },
   invalid_admin_request: { status: 400, title: 'The admin request is invalid' },
+  unknown_scenario: { status: 400, title: 'No scenario has this name' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   admin_unauthorized: { status: 401, title: 'Missing or invalid admin token' },
   pet_not_found: { status: 404, title: 'No pet has the requested id' },
@@ -24,6 +25,9 @@ export const ERRORS = {
   key_temporarily_banned: { status: 429, title: 'The API key is temporarily banned' },
   internal_error: { status: 500, title: 'The mock failed unexpectedly' },
   not_implemented: { status: 501, title: 'The spec does not define this operation' },
+  bad_gateway: { status: 502, title: 'Injected by a scenario: bad gateway' },
+  service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
+  gateway_timeout: { status: 504, title: 'Injected by a scenario: gateway timeout' },
 } as const satisfies Record<string, { status: number; title: string }>
 
 export type ErrorCode = keyof typeof ERRORS

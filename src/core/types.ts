@@ -27,6 +27,10 @@ export interface ApiResponse {
   readonly body: string
   /** What the core learnt about the request, for the journal and logs. */
   readonly meta?: ResponseMeta
+  /** A scenario's latency: hosts wait this long before answering. */
+  readonly delayMs?: number
+  /** A scenario's fault that sends no response: a reset connection, or no answer until the client gives up. */
+  readonly drop?: 'network-error' | 'timeout'
 }
 
 /** Who called and what ran: never the whole key. */
@@ -37,6 +41,10 @@ export interface ResponseMeta {
   readonly keyHint?: string
   /** The operation the request was routed to. */
   readonly operation?: string
+  /** The scenario that applied. */
+  readonly scenario?: string
+  /** The fault a scenario injected (`latency`, `network-error`, `timeout`, `status-503`, `malformed-body`, …). */
+  readonly fault?: string
 }
 
 /** What the core answers: a response now, or once the store has written. */

@@ -5,7 +5,7 @@
  */
 import { type HttpHandler, http } from 'msw'
 import type { ApiRequest, ApiResult } from '../core/types.js'
-import { fromRequest, toResponse } from '../hosts/fetch.js'
+import { deliver, fromRequest, toResponse } from '../hosts/fetch.js'
 
 /**
  * Builds the handlers over a world's `handle`. `base` is an msw URL pattern of the API's base,
@@ -15,7 +15,11 @@ import { fromRequest, toResponse } from '../hosts/fetch.js'
  * const server = setupServer(...createHandlers(petStore.handle, '*\/v1'))
  */
 export function createHandlers(handle: (request: ApiRequest) => ApiResult, base: string): HttpHandler[] {
-  const resolver = async ({ request }: { request: Request }): Promise<Response> => toResponse(await handle(await fromRequest(request)))
+  const resolver = async ({ request }: { request: Request }): Promise<Response> => {
+    const response = await handle(await fromRequest(request))
+    if (response.delayMs === undefined && response.drop === undefined) return toResponse(response)
+    return deliver(response, request.signal, () => Response.error())
+  }
   return [
     http.get(`${base}/pets`, resolver), // listPets
     http.post(`${base}/pets`, resolver), // createPet

@@ -158,6 +158,34 @@ export function createAdminApp(options: AdminOptions): express.Express {
     }
     res.json(changed(clockState(storeOf(res))))
   })
+  app.get('/__mock/scenarios', (_req, res) => {
+    const store = storeOf(res)
+    const list = store.scenarios.names().map((name) => {
+      try {
+        const scenario = store.scenarios.get(name)
+        const chaos = (scenario.faults ?? []).some((rule) => rule.chaos === true)
+        return { name, description: scenario.description, chaos, current: name === store.scenario }
+      } catch (error) {
+        return { name, invalid: (error as Error).message.replace(/^\[petstore-mock\] /, ''), current: false }
+      }
+    })
+    res.json(list)
+  })
+  app.put('/__mock/scenario', async (req, res) => {
+    const body = jsonBody(req)
+    if (!body.ok) return fail(res, 'invalid_admin_request', body.message)
+    const name = body.value.name
+    if (typeof name !== 'string')
+      return fail(res, 'invalid_admin_request', 'Send { "name": "<scenario>" }; GET /__mock/scenarios lists them.')
+    const store = storeOf(res)
+    try {
+      await store.useScenario(name)
+    } catch (error) {
+      const message = (error as Error).message.replace(/^\[petstore-mock\] /, '')
+      return fail(res, store.scenarios.has(name) ? 'invalid_admin_request' : 'unknown_scenario', message)
+    }
+    res.json(changed({ scenario: store.scenario }))
+  })
   app.get('/__mock/requests', (req, res) => {
     const filter = journalFilter(req.query)
     if (typeof filter === 'string') return fail(res, 'invalid_admin_request', filter)

@@ -19,6 +19,42 @@ export async function fromRequest(request: Request): Promise<ApiRequest> {
   return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, body }
 }
 
+/** A `timeout` fault holds the request at most this long, then fails it like a dropped connection. */
+export const TIMEOUT_FAULT_MAX_MS = 5 * 60_000
+
+function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason)
+    const timer = setTimeout(() => {
+      signal?.removeEventListener('abort', onAbort)
+      resolve()
+    }, ms)
+    const onAbort = () => {
+      clearTimeout(timer)
+      reject(signal?.reason)
+    }
+    signal?.addEventListener('abort', onAbort, { once: true })
+  })
+}
+
+/**
+ * Applies a scenario's latency and dropped answers, then writes the response. A `network-error`
+ * rejects like a failed `fetch`; a `timeout` waits until `signal` aborts (or the cap).
+ */
+export async function deliver(response: ApiResponse, signal: AbortSignal | undefined, onDrop: () => Response | never): Promise<Response> {
+  if (response.delayMs) await wait(response.delayMs, signal)
+  if (response.drop === 'timeout') {
+    await wait(TIMEOUT_FAULT_MAX_MS, signal)
+    return onDrop()
+  }
+  if (response.drop === 'network-error') return onDrop()
+  return toResponse(response)
+}
+
+const networkError = (): never => {
+  throw new TypeError('fetch failed', { cause: new Error('[petstore-mock] Connection reset by a scenario fault (network-error)') })
+}
+
 /** Writes the core's plain response as a Fetch `Response`. */
 export function toResponse(response: ApiResponse): Response {
   return new Response(response.status === 204 || response.status === 304 ? null : response.body, {
@@ -52,19 +88,19 @@ export function createFetch(handle: (request: ApiRequest) => ApiResult): typeof 
         const url = new URL(input, RELATIVE_BASE)
         const method = (init?.method ?? 'GET').toUpperCase()
         if (typeof body === 'string' && headers['content-type'] === undefined) headers['content-type'] = 'text/plain;charset=UTF-8'
-        return toResponse(
-          await handle({
-            method,
-            path: url.pathname,
-            query: url.search.slice(1),
-            headers,
-            body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
-          }),
-        )
+        const response = await handle({
+          method,
+          path: url.pathname,
+          query: url.search.slice(1),
+          headers,
+          body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
+        })
+        if (response.delayMs === undefined && response.drop === undefined) return toResponse(response)
+        return deliver(response, init?.signal ?? undefined, networkError)
       }
     }
     const request =
       typeof input === 'string' || input instanceof URL ? new Request(new URL(input, RELATIVE_BASE), init) : new Request(input, init)
-    return toResponse(await handle(await fromRequest(request)))
+    return deliver(await handle(await fromRequest(request)), request.signal, networkError)
   }
 }

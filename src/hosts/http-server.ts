@@ -12,6 +12,7 @@ import type { ApiRequest, ApiResponse } from '../core/types.js'
 import type { PetStore, PetStoreOptions } from '../create-pet-store.js'
 import { createAdminApp } from './admin.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
+import { TIMEOUT_FAULT_MAX_MS } from './fetch.js'
 import { readBody, splitUrl } from './node-request.js'
 import { createSessions, DEFAULT_SESSION, type Sessions } from './sessions.js'
 import { readStateFile, writeStateFile } from './state-file.js'
@@ -159,9 +160,9 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     res.end(response.body)
   }
 
-  const delay = (): Promise<void> | undefined => {
-    if (latency === undefined) return undefined
-    const ms = typeof latency === 'number' ? latency : between(random, latency.min, latency.max)
+  /** The server's --latency plus a scenario's. */
+  const delay = (scenarioMs = 0): Promise<void> | undefined => {
+    const ms = scenarioMs + (latency === undefined ? 0 : typeof latency === 'number' ? latency : between(random, latency.min, latency.max))
     return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
   }
 
@@ -221,12 +222,21 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       }
       const result = store.handle(request)
       const response = result instanceof Promise ? await result : result
-      const wait = delay()
+      const wait = delay(response.delayMs)
       if (wait) await wait
+      if (response.drop !== undefined) {
+        changed()
+        if (response.drop === 'timeout') {
+          // No answer until the client gives up (or the cap), then the connection is dropped.
+          const timer = setTimeout(() => res.destroy(), TIMEOUT_FAULT_MAX_MS)
+          res.on('close', () => clearTimeout(timer))
+        } else res.destroy()
+        return log(req, 0, response.meta?.plan, started, response.meta?.fault)
+      }
       send(res, response, cors, body.abandoned)
       if (body.abandoned) res.on('finish', () => req.destroy())
       changed()
-      log(req, response.status, response.meta?.plan, started)
+      log(req, response.status, response.meta?.plan, started, response.meta?.fault)
     } catch (error) {
       console.error('[petstore-mock] Request failed:', error)
       if (!res.headersSent)

@@ -1,0 +1,138 @@
+/**
+ * Faults a scenario injects: latency, a 5xx Error, a reset connection, no answer at all, or a
+ * broken JSON body. Which request gets which fault is drawn from a generator seeded by the
+ * scenario's seed, so the same run fails the same way every time.
+ */
+import type { Api } from './api.js'
+import { type ErrorCode, problem } from './errors.js'
+import { between, type Random } from './random.js'
+import { matchRoute } from './routes.js'
+import type { ApiRequest, ApiResponse, ApiResult } from './types.js'
+
+export type Fault =
+  | { type: 'latency'; ms?: number | undefined; min?: number | undefined; max?: number | undefined }
+  | { type: 'network-error' }
+  | { type: 'timeout' }
+  | { type: 'status'; status: 500 | 502 | 503 | 504; retryAfter?: number | undefined; message?: string | undefined }
+  | { type: 'malformed-body' }
+  | { type: 'truncated-body' }
+
+export interface FaultRule {
+  readonly match?:
+    | {
+        readonly operation?: string | undefined
+        readonly method?: string | undefined
+        /** A path (with `*` matching any run of characters), e.g. `/v1/pets/*`. */
+        readonly path?: string | undefined
+        /** The API key the request is sent with. */
+        readonly key?: string | undefined
+      }
+    | undefined
+  /** Which matching requests: a probability, every Nth, the first N, or all (default). */
+  readonly when?: { probability: number } | { every: number } | { first: number } | { always: true } | undefined
+  /** One fault, or several of which one is drawn per request. */
+  readonly fault: Fault | readonly Fault[]
+}
+
+const STATUS_CODES: Record<number, ErrorCode> = {
+  500: 'internal_error',
+  502: 'bad_gateway',
+  503: 'service_unavailable',
+  504: 'gateway_timeout',
+}
+const BEARER = /^[ \t]*bearer[ \t]+([^ \t]+)[ \t]*$/i
+
+function globToRegExp(glob: string): RegExp {
+  return new RegExp(
+    `^${glob
+      .split('*')
+      .map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&'))
+      .join('.*')}$`,
+  )
+}
+
+/**
+ * Wraps an API with a scenario's fault rules. Latency rules add up and let the request go on;
+ * the first other rule that fires decides the outcome.
+ *
+ * @example
+ * const api = withFaults(createApi(world), { rules: scenario.faults, random: createRandom(seed), basePath: '/v1', scenario: 'flaky' })
+ */
+export function withFaults(
+  api: Api,
+  { rules, random, basePath, scenario }: { rules: readonly FaultRule[]; random: Random; basePath: string; scenario: string },
+): Api {
+  const compiled = rules.map((rule) => ({
+    rule,
+    path: rule.match?.path === undefined ? undefined : globToRegExp(rule.match.path),
+    seen: 0,
+  }))
+
+  const fires = (entry: (typeof compiled)[number], request: ApiRequest): boolean => {
+    const { match, when } = entry.rule
+    if (match?.method !== undefined && match.method.toUpperCase() !== request.method) return false
+    if (entry.path && !entry.path.test(request.path)) return false
+    if (match?.operation !== undefined) {
+      const route = request.path.startsWith(basePath) ? matchRoute(request.method, request.path.slice(basePath.length)) : undefined
+      if (!route?.ok || route.operation !== match.operation) return false
+    }
+    if (match?.key !== undefined) {
+      const authorization = request.headers.authorization
+      const token = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined
+      if (token !== match.key) return false
+    }
+    entry.seen += 1
+    if (when === undefined || 'always' in when) return true
+    if ('probability' in when) return random() < when.probability
+    if ('every' in when) return entry.seen % when.every === 0
+    return entry.seen <= when.first
+  }
+
+  const pick = (fault: Fault | readonly Fault[]): Fault => {
+    if (!Array.isArray(fault)) return fault as Fault
+    return fault[Math.min(fault.length - 1, Math.floor(random() * fault.length))] as Fault
+  }
+
+  return {
+    handle(request): ApiResult {
+      let delayMs = 0
+      const labels: string[] = []
+      let terminal: Fault | undefined
+      for (const entry of compiled) {
+        if (!fires(entry, request)) continue
+        const fault = pick(entry.rule.fault)
+        if (fault.type === 'latency') {
+          delayMs += fault.ms ?? between(random, fault.min ?? 0, fault.max ?? fault.min ?? 0)
+          labels.push('latency')
+          continue
+        }
+        terminal = fault
+        labels.push(fault.type === 'status' ? `status-${fault.status}` : fault.type)
+        break
+      }
+      if (labels.length === 0) return api.handle(request)
+      const meta = { scenario, fault: labels.join('+') }
+      const delay = delayMs > 0 ? { delayMs } : {}
+      if (terminal?.type === 'status') {
+        const headers: Record<string, string> = terminal.retryAfter === undefined ? {} : { 'retry-after': String(terminal.retryAfter) }
+        const code = STATUS_CODES[terminal.status] ?? 'internal_error'
+        return {
+          ...problem(code, terminal.message ?? `Injected by scenario "${scenario}" (chaos: not a response the spec documents).`, headers),
+          meta,
+          ...delay,
+        }
+      }
+      if (terminal?.type === 'network-error' || terminal?.type === 'timeout') {
+        return { status: 0, headers: {}, body: '', drop: terminal.type, meta, ...delay }
+      }
+      const finish = (response: ApiResponse): ApiResponse => {
+        let body = response.body
+        if (terminal?.type === 'malformed-body') body = `${body.slice(0, Math.max(1, Math.floor(body.length / 2)))}<!-- not JSON -->`
+        else if (terminal?.type === 'truncated-body') body = body.slice(0, Math.floor(body.length / 2))
+        return { ...response, body, meta: { ...response.meta, ...meta }, ...delay }
+      }
+      const result = api.handle(request)
+      return result instanceof Promise ? result.then(finish) : finish(result)
+    },
+  }
+}

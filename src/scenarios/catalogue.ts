@@ -1,0 +1,119 @@
+/**
+ * The scenarios that ship with petstore-mock (scenarios/*.json), and how a name or a file becomes a
+ * checked `Scenario`, with errors that name the file, the field and the fix.
+ */
+import afterSunset from '../../scenarios/after-sunset.json' with { type: 'json' }
+import dailyQuotaExhausted from '../../scenarios/daily-quota-exhausted.json' with { type: 'json' }
+import defaultScenario from '../../scenarios/default.json' with { type: 'json' }
+import emptyStore from '../../scenarios/empty-store.json' with { type: 'json' }
+import flaky from '../../scenarios/flaky.json' with { type: 'json' }
+import keyBanned from '../../scenarios/key-banned.json' with { type: 'json' }
+import largeStore from '../../scenarios/large-store.json' with { type: 'json' }
+import outage from '../../scenarios/outage.json' with { type: 'json' }
+import rateLimited from '../../scenarios/rate-limited.json' with { type: 'json' }
+import slowNetwork from '../../scenarios/slow-network.json' with { type: 'json' }
+import soldOut from '../../scenarios/sold-out.json' with { type: 'json' }
+import unauthorized from '../../scenarios/unauthorized.json' with { type: 'json' }
+import { type Scenario, ScenarioSchema } from './schema.js'
+
+/** The shipped scenario files, by name, unchecked (checked on use). */
+export const BUILT_IN_SCENARIOS: Readonly<Record<string, unknown>> = {
+  default: defaultScenario,
+  'empty-store': emptyStore,
+  'large-store': largeStore,
+  'sold-out': soldOut,
+  'rate-limited': rateLimited,
+  'daily-quota-exhausted': dailyQuotaExhausted,
+  'key-banned': keyBanned,
+  'after-sunset': afterSunset,
+  'slow-network': slowNetwork,
+  flaky,
+  outage,
+  unauthorized,
+}
+
+/** Checks a scenario's content; `source` names it in errors (a file path, or "scenario option"). */
+export function parseScenario(value: unknown, source: string): Scenario {
+  const result = ScenarioSchema.safeParse(value)
+  if (result.success) return result.data
+  const problems = result.error.issues.slice(0, 5).map((issue) => {
+    const path = issue.path
+      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
+      .join('')
+      .replace(/^\./, '')
+    return `${path || '(root)'}: ${issue.message}`
+  })
+  throw new TypeError(
+    `[petstore-mock] Invalid scenario ${source}: ${problems.join('; ')}. The format is in docs/scenarios.md; scenarios/scenario.schema.json lets an editor check it.`,
+  )
+}
+
+function distance(a: string, b: string): number {
+  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
+  for (let i = 1; i <= a.length; i++) {
+    let previous = row[0] as number
+    row[0] = i
+    for (let j = 1; j <= b.length; j++) {
+      const current = row[j] as number
+      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
+      previous = current
+    }
+  }
+  return row[b.length] as number
+}
+
+/** The known name closest to `name`, if any is close. */
+export function closestName(name: string, known: readonly string[]): string | undefined {
+  let best: string | undefined
+  let bestScore = Number.POSITIVE_INFINITY
+  for (const candidate of known) {
+    const score = candidate.includes(name) || name.includes(candidate) ? 1 : distance(name, candidate)
+    if (score < bestScore) {
+      best = candidate
+      bestScore = score
+    }
+  }
+  return bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined
+}
+
+/** The message for a name no scenario has. */
+export function unknownScenarioMessage(name: string, known: readonly string[]): string {
+  const suggestion = closestName(name, known)
+  return `Unknown scenario ${JSON.stringify(name)}. Known scenarios: ${[...known].sort().join(', ')}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ''}`
+}
+
+/** A catalogue: the shipped scenarios plus the user's, which add to or override them by name. */
+export interface ScenarioCatalogue {
+  names(): string[]
+  /** The checked scenario, or throws a TypeError naming the known ones. */
+  get(name: string): Scenario
+  has(name: string): boolean
+}
+
+export function createScenarioCatalogue(extra: readonly (Scenario | { scenario: unknown; source: string })[] = []): ScenarioCatalogue {
+  const raw = new Map<string, { value: unknown; source: string }>()
+  for (const [name, value] of Object.entries(BUILT_IN_SCENARIOS)) raw.set(name, { value, source: `scenarios/${name}.json` })
+  for (const item of extra) {
+    const entry =
+      'source' in item && 'scenario' in item
+        ? { value: item.scenario, source: item.source }
+        : { value: item, source: 'from the scenarios option' }
+    const name = (entry.value as { name?: unknown })?.name
+    if (typeof name !== 'string') parseScenario(entry.value, entry.source)
+    raw.set(name as string, entry)
+  }
+  const checked = new Map<string, Scenario>()
+  return {
+    names: () => [...raw.keys()],
+    has: (name) => raw.has(name),
+    get(name) {
+      const cached = checked.get(name)
+      if (cached) return cached
+      const entry = raw.get(name)
+      if (!entry) throw new TypeError(`[petstore-mock] ${unknownScenarioMessage(name, [...raw.keys()])}`)
+      const scenario = parseScenario(entry.value, entry.source)
+      checked.set(name, scenario)
+      return scenario
+    },
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The scenario file format: a world to set up (data, keys, clock) and faults to inject, plus the
+ * checks that state its expected behaviour. `scenarios/scenario.schema.json` is generated from
+ * this schema (`npm run scenario-schema`), so editors complete and check scenario files.
+ */
+import { z } from 'zod'
+import { PET_STATUSES } from '../schemas.js'
+
+const positive = z.number().int().positive()
+const whole = z.number().int().min(0)
+const int64Json = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'must be an integer or a string of digits')])
+
+const PetInput = z
+  .object({ id: int64Json, name: z.string(), categoryId: int64Json, status: z.enum(PET_STATUSES).optional() })
+  .strict()
+  .meta({ description: 'A pet. Ids beyond 2^53 can be written as strings of digits to keep them exact.' })
+
+const KeyInput = z
+  .object({
+    key: z.string().min(1).regex(/^\S+$/, 'must not contain spaces'),
+    plan: z.enum(['free', 'pro', 'business', 'enterprise']),
+    limits: z.object({ perMinute: positive.optional(), perDay: positive.optional() }).strict().optional(),
+  })
+  .strict()
+
+const KeyStart = z
+  .object({
+    minuteUsed: z
+      .union([whole, z.literal('all')])
+      .optional()
+      .meta({ description: 'Requests already counted in the current minute ("all": the minute is used up)' }),
+    dayUsed: z
+      .union([whole, z.literal('all')])
+      .optional()
+      .meta({ description: 'Requests already counted today ("all": the day is used up)' }),
+    bannedForSeconds: positive.optional().meta({ description: 'The key starts banned for this long' }),
+  })
+  .strict()
+
+const Fault = z.discriminatedUnion('type', [
+  z
+    .object({ type: z.literal('latency'), ms: whole.optional(), min: whole.optional(), max: whole.optional() })
+    .strict()
+    .refine((f) => f.ms !== undefined || (f.min !== undefined && f.max !== undefined && f.max >= f.min), {
+      message: 'latency needs "ms", or "min" and "max" with max >= min',
+    }),
+  z.object({ type: z.literal('network-error') }).strict(),
+  z.object({ type: z.literal('timeout') }).strict(),
+  z
+    .object({
+      type: z.literal('status'),
+      status: z.union([z.literal(500), z.literal(502), z.literal(503), z.literal(504)]),
+      retryAfter: positive.optional(),
+      message: z.string().optional(),
+    })
+    .strict(),
+  z.object({ type: z.literal('malformed-body') }).strict(),
+  z.object({ type: z.literal('truncated-body') }).strict(),
+])
+
+const CHAOS_TYPES = new Set(['network-error', 'timeout', 'status', 'malformed-body', 'truncated-body'])
+
+const FaultRule = z
+  .object({
+    description: z.string().optional(),
+    chaos: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Must be true when the fault is not a behaviour the spec documents (5xx, reset, timeout, broken body)' }),
+    match: z
+      .object({
+        operation: z.enum(['listPets', 'createPet', 'getPet', 'listOrders']).optional(),
+        method: z.string().optional(),
+        path: z.string().optional().meta({ description: 'Request path; * matches any run of characters, e.g. /v1/pets/*' }),
+        key: z.string().optional(),
+      })
+      .strict()
+      .optional(),
+    when: z
+      .union([
+        z.object({ probability: z.number().min(0).max(1) }).strict(),
+        z.object({ every: positive }).strict(),
+        z.object({ first: positive }).strict(),
+        z.object({ always: z.literal(true) }).strict(),
+      ])
+      .optional()
+      .meta({ description: 'Which matching requests: { probability }, { every: N } (the Nth, 2Nth, …), { first: N }; default all' }),
+    fault: z.union([Fault, z.array(Fault).min(1)]).meta({ description: 'A fault, or several of which one is drawn per request' }),
+  })
+  .strict()
+  .superRefine((rule, ctx) => {
+    const faults = Array.isArray(rule.fault) ? rule.fault : [rule.fault]
+    const undocumented = faults.find((fault) => CHAOS_TYPES.has(fault.type))
+    if (undocumented && rule.chaos !== true) {
+      ctx.addIssue({
+        code: 'custom',
+        path: ['chaos'],
+        message: `must be true: a "${undocumented.type}" fault is not a behaviour the spec documents, so mark the rule "chaos": true`,
+      })
+    }
+  })
+
+const Check = z
+  .object({
+    description: z.string().optional(),
+    request: z
+      .object({
+        method: z.string().default('GET'),
+        path: z.string().startsWith('/'),
+        key: z.string().optional().meta({ description: 'Sent as Authorization: Bearer <key>' }),
+        headers: z.record(z.string(), z.string()).optional(),
+        body: z.unknown().optional(),
+      })
+      .strict(),
+    repeat: positive.max(1000).optional(),
+    expect: z
+      .object({
+        status: z.number().int().optional(),
+        headers: z.record(z.string(), z.string()).optional().meta({ description: 'Headers that must have these values ("*": present)' }),
+        body: z.unknown().optional().meta({ description: 'A JSON value the body must contain (objects: these fields)' }),
+        length: whole.optional().meta({ description: 'The body is an array of this length' }),
+        each: z.record(z.string(), z.unknown()).optional().meta({ description: 'Every element of the array body has these fields' }),
+        networkError: z.literal(true).optional(),
+        timeout: z.literal(true).optional(),
+        invalidJson: z.literal(true).optional(),
+        minDurationMs: whole.optional(),
+        statuses: z
+          .record(z.string(), z.tuple([whole, whole]))
+          .optional()
+          .meta({ description: 'With repeat: how many answers of each status ("network-error" too), as [min, max]' }),
+      })
+      .strict(),
+  })
+  .strict()
+
+export const ScenarioSchema = z
+  .object({
+    $schema: z.string().optional(),
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
+    description: z.string().min(1),
+    seed: z.number().int().optional().meta({ description: 'Seed of the data and of the fault generator (default: the store seed)' }),
+    data: z
+      .object({
+        pets: z
+          .union([whole, z.array(PetInput)])
+          .optional()
+          .meta({ description: 'How many pets to generate (0: an empty store), or the pets' }),
+        categories: positive.optional(),
+        status: z.enum(PET_STATUSES).optional().meta({ description: 'Every generated pet gets this status' }),
+      })
+      .strict()
+      .optional(),
+    keys: z
+      .object({
+        list: z.array(KeyInput).optional().meta({ description: 'The keys that exist (default the four test keys; [] for none)' }),
+        start: z.record(z.string(), KeyStart).optional().meta({ description: 'Counters each key starts with; "*" is every key' }),
+      })
+      .strict()
+      .optional(),
+    clock: z
+      .object({ start: z.string().datetime({ offset: true }), frozen: z.boolean().default(true) })
+      .strict()
+      .optional(),
+    faults: z.array(FaultRule).optional(),
+    checks: z
+      .array(Check)
+      .optional()
+      .meta({ description: 'Request/response checks that state the expected behaviour; run by the test suite' }),
+  })
+  .strict()
+  .meta({ title: 'petstore-mock scenario' })
+
+export type Scenario = z.output<typeof ScenarioSchema>
+export type ScenarioInput = z.input<typeof ScenarioSchema>
+export type ScenarioCheck = NonNullable<Scenario['checks']>[number]

@@ -1,0 +1,249 @@
+/** Seeded faults, fault scoping and scenario selection (issue #5). */
+import { mkdtemp, readFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { setupServer } from 'msw/node'
+import { afterEach, describe, expect, it } from 'vitest'
+import { writeFixtures } from '../../src/hosts/files.js'
+import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
+import { createPetStore, type PetStoreOptions } from '../../src/index.js'
+import { scenarioJsonSchema } from '../../src/scenarios/json-schema.js'
+import { runScenarioChecks } from '../support/scenario-checks.js'
+
+const auth = { authorization: 'Bearer test-enterprise' }
+const scenario = (faults: unknown[], extra: object = {}) => ({ name: 'custom', description: 'a test scenario', faults, ...extra })
+
+async function outcomes(options: PetStoreOptions, count: number): Promise<string[]> {
+  const petStore = createPetStore(options)
+  const seen: string[] = []
+  for (let i = 0; i < count; i++) {
+    try {
+      seen.push(String((await petStore.fetch('/v1/pets?limit=1', { headers: auth })).status))
+    } catch {
+      seen.push('reset')
+    }
+  }
+  return seen
+}
+
+describe('seeded faults', () => {
+  it('fails the same requests in two runs of flaky with the same seed', async () => {
+    const first = await outcomes({ scenario: 'flaky', seed: 7 }, 150)
+    expect(await outcomes({ scenario: 'flaky', seed: 7 }, 150)).toEqual(first)
+    expect(first.filter((o) => o !== '200').length).toBeGreaterThan(3)
+  })
+
+  it('fails other requests with another seed', async () => {
+    expect(await outcomes({ scenario: 'flaky', seed: 8 }, 150)).not.toEqual(await outcomes({ scenario: 'flaky', seed: 7 }, 150))
+  })
+
+  it('starts the same sequence again after reset()', async () => {
+    const petStore = createPetStore({ scenario: 'flaky', seed: 3 })
+    const run = async () => {
+      const seen: string[] = []
+      for (let i = 0; i < 60; i++)
+        seen.push(
+          await petStore.fetch('/v1/pets', { headers: auth }).then(
+            (r) => String(r.status),
+            () => 'reset',
+          ),
+        )
+      return seen
+    }
+    const first = await run()
+    await petStore.reset()
+    expect(await run()).toEqual(first)
+  })
+})
+
+describe('fault scoping', () => {
+  it('fails every 3rd matching request only', async () => {
+    const seen = await outcomes(
+      { scenarios: [scenario([{ chaos: true, when: { every: 3 }, fault: { type: 'status', status: 500 } }])], scenario: 'custom' },
+      7,
+    )
+    expect(seen).toEqual(['200', '200', '500', '200', '200', '500', '200'])
+  })
+
+  it('fails the first 2 matching requests only', async () => {
+    const seen = await outcomes(
+      { scenarios: [scenario([{ chaos: true, when: { first: 2 }, fault: { type: 'status', status: 502 } }])], scenario: 'custom' },
+      4,
+    )
+    expect(seen).toEqual(['502', '502', '200', '200'])
+  })
+
+  it('scopes a fault to an operation, a method and a key', async () => {
+    const petStore = createPetStore({
+      scenario: 'custom',
+      scenarios: [
+        scenario([
+          { chaos: true, match: { operation: 'createPet', key: 'test-free' }, fault: { type: 'status', status: 503, retryAfter: 5 } },
+        ]),
+      ],
+    })
+    const post = (key: string) =>
+      petStore.fetch('/v1/pets', {
+        method: 'POST',
+        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+        body: '{"name":"a","categoryId":1}',
+      })
+    const failed = await post('test-free')
+    expect(failed.status).toBe(503)
+    expect(failed.headers.get('retry-after')).toBe('5')
+    expect(await failed.json()).toEqual({ code: 'service_unavailable', message: expect.stringContaining('chaos'), status: 503 })
+    expect((await post('test-pro')).status).toBe(201)
+    expect((await petStore.fetch('/v1/pets', { headers: { authorization: 'Bearer test-free' } })).status).toBe(200)
+  })
+
+  it('serves a truncated or malformed body that is not JSON', async () => {
+    for (const type of ['truncated-body', 'malformed-body']) {
+      const petStore = createPetStore({ scenario: 'custom', scenarios: [scenario([{ chaos: true, fault: { type } }])] })
+      const response = await petStore.fetch('/v1/pets', { headers: auth })
+      expect(response.status).toBe(200)
+      const text = await response.text()
+      expect(() => JSON.parse(text), type).toThrow()
+    }
+  })
+
+  it('does not answer a timeout fault until the client gives up', async () => {
+    const petStore = createPetStore({ scenario: 'custom', scenarios: [scenario([{ chaos: true, fault: { type: 'timeout' } }])] })
+    const started = performance.now()
+    await expect(petStore.fetch('/v1/pets', { headers: auth, signal: AbortSignal.timeout(150) })).rejects.toMatchObject({
+      name: 'TimeoutError',
+    })
+    expect(performance.now() - started).toBeGreaterThanOrEqual(140)
+  })
+
+  it('records the scenario and the fault in the journal', async () => {
+    const petStore = createPetStore({ scenario: 'outage' })
+    await petStore.fetch('/v1/pets', { headers: auth })
+    expect(petStore.journal.all()).toMatchObject([{ status: 503, scenario: 'outage', fault: 'status-503', code: 'service_unavailable' }])
+  })
+})
+
+describe('network errors', () => {
+  const networkError = {
+    scenario: 'custom',
+    scenarios: [scenario([{ chaos: true, when: { first: 1 }, fault: { type: 'network-error' } }])],
+  }
+
+  it('makes petStore.fetch reject like a failed fetch, then serves the next request', async () => {
+    const petStore = createPetStore(networkError)
+    await expect(petStore.fetch('/v1/pets', { headers: auth })).rejects.toThrow(TypeError)
+    expect((await petStore.fetch('/v1/pets', { headers: auth })).status).toBe(200)
+  })
+
+  it('makes fetch reject through setupServer', async () => {
+    const petStore = createPetStore(networkError)
+    const server = setupServer(...petStore.handlers)
+    server.listen({ onUnhandledRequest: 'error' })
+    try {
+      await expect(fetch('https://api.petstore.test/v1/pets', { headers: auth })).rejects.toThrow(TypeError)
+      expect((await fetch('https://api.petstore.test/v1/pets', { headers: auth })).status).toBe(200)
+    } finally {
+      server.close()
+    }
+  })
+
+  describe('over HTTP', () => {
+    let server: PetStoreServer | undefined
+    afterEach(() => server?.close())
+
+    it('resets the connection and keeps serving', async () => {
+      server = createPetStoreServer({ port: 0, log: 'silent', ...networkError })
+      const url = await server.listen()
+      const error = await fetch(`${url}/v1/pets`, { headers: auth }).catch((e: unknown) => e)
+      expect(error).toBeInstanceOf(TypeError)
+      expect((await fetch(`${url}/v1/pets`, { headers: auth })).status).toBe(200)
+      expect((await fetch(`${url}/__mock/health`)).status).toBe(200)
+    })
+  })
+})
+
+describe('choosing a scenario', () => {
+  it('answers one request from another scenario with X-Mock-Scenario, leaving the world as it was', async () => {
+    const petStore = createPetStore()
+    const empty = await petStore.fetch('/v1/pets', { headers: { ...auth, 'x-mock-scenario': 'empty-store' } })
+    expect(await empty.json()).toEqual([])
+    expect(await (await petStore.fetch('/v1/pets', { headers: auth })).json()).toHaveLength(20)
+    expect(petStore.scenario).toBe('default')
+  })
+
+  it('answers an unknown X-Mock-Scenario with 400 and the known names', async () => {
+    const petStore = createPetStore()
+    const response = await petStore.fetch('/v1/pets', { headers: { ...auth, 'x-mock-scenario': 'sold-out-store' } })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toEqual({
+      code: 'unknown_scenario',
+      message: expect.stringContaining('Did you mean "sold-out"?'),
+      status: 400,
+    })
+  })
+
+  it('refuses an unknown scenario name with the known ones and a suggestion', () => {
+    expect(() => createPetStore({ scenario: 'sold-out-store' })).toThrow(
+      /\[petstore-mock\] Unknown scenario "sold-out-store"\. Known scenarios: after-sunset, .*unauthorized\. Did you mean "sold-out"\?/,
+    )
+  })
+
+  it('refuses a scenario whose undocumented fault is not marked chaos, naming the field and the fix', () => {
+    const bad = scenario([{ fault: { type: 'status', status: 503 } }])
+    expect(() => createPetStore({ scenario: 'custom', scenarios: [bad] })).toThrow(
+      /Invalid scenario from the scenarios option: faults\[0\]\.chaos: must be true/,
+    )
+  })
+
+  it('switches a world with useScenario() and keeps the old world on a bad name', async () => {
+    const petStore = createPetStore()
+    await petStore.useScenario('sold-out')
+    expect(petStore.scenario).toBe('sold-out')
+    expect(await (await petStore.fetch('/v1/pets?status=available', { headers: auth })).json()).toEqual([])
+    await expect(petStore.useScenario('nope')).rejects.toThrow(/Unknown scenario "nope"/)
+    expect(petStore.scenario).toBe('sold-out')
+  })
+
+  it('lets a user scenario override a shipped one by name', async () => {
+    const petStore = createPetStore({
+      scenario: 'empty-store',
+      scenarios: [{ name: 'empty-store', description: 'mine', data: { pets: 2 } }],
+    })
+    expect(await (await petStore.fetch('/v1/pets', { headers: auth })).json()).toHaveLength(2)
+  })
+
+  it('keeps explicit pets of a scenario with exact int64 ids written as strings', async () => {
+    const petStore = createPetStore({
+      scenario: 'custom',
+      scenarios: [{ name: 'custom', description: 'x', data: { pets: [{ id: '9223372036854775807', name: 'Max', categoryId: 1 }] } }],
+    })
+    expect(await (await petStore.fetch('/v1/pets/9223372036854775807', { headers: auth })).text()).toBe(
+      '{"id":9223372036854775807,"name":"Max","categoryId":1}',
+    )
+  })
+})
+
+describe('files', () => {
+  it('ships a scenario JSON Schema generated from the schema the mock checks with', async () => {
+    expect(await readFile(new URL('../../scenarios/scenario.schema.json', import.meta.url), 'utf8')).toBe(scenarioJsonSchema())
+  })
+
+  it('writes byte-identical fixtures for the same seed and different ones for another', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'fixtures-'))
+    const [a] = await writeFixtures({ seed: 42, pets: 200, out: join(dir, 'a') })
+    const [b] = await writeFixtures({ seed: 42, pets: 200, out: join(dir, 'b') })
+    const [c] = await writeFixtures({ seed: 43, pets: 200, out: join(dir, 'c') })
+    const read = (file: string | undefined) => readFile(file as string)
+    expect((await read(a)).equals(await read(b))).toBe(true)
+    expect((await read(a)).equals(await read(c))).toBe(false)
+    expect(JSON.parse((await read(a)).toString()).pets).toHaveLength(200)
+  })
+})
+
+describe('docs/scenarios.md', () => {
+  it('has a complete example that is a valid scenario whose checks pass', async () => {
+    const doc = await readFile(new URL('../../docs/scenarios.md', import.meta.url), 'utf8')
+    const example = JSON.parse(/```json\n([\s\S]*?)\n```/.exec(doc)?.[1] ?? 'null') as { name: string; checks: never[] }
+    const petStore = createPetStore({ scenario: example.name, scenarios: [example] })
+    await runScenarioChecks(example.checks, { fetch: petStore.fetch, origin: 'https://api.petstore.test' })
+  })
+})

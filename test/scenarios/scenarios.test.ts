@@ -1,0 +1,39 @@
+/** One test per shipped scenario, driven by the checks in the file itself, in-process and over HTTP (issue #5). */
+import { afterAll, beforeAll, describe, it } from 'vitest'
+import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
+import { createPetStore } from '../../src/index.js'
+import { BUILT_IN_SCENARIOS, parseScenario } from '../../src/scenarios/catalogue.js'
+import { runScenarioChecks } from '../support/scenario-checks.js'
+
+const scenarios = Object.entries(BUILT_IN_SCENARIOS).map(([name, file]) => ({
+  name,
+  scenario: parseScenario(file, `scenarios/${name}.json`),
+}))
+
+describe('in-process (petStore.fetch)', () => {
+  for (const { name, scenario } of scenarios) {
+    it(`behaves as scenarios/${name}.json states`, async () => {
+      const petStore = createPetStore({ scenario: name })
+      await runScenarioChecks(scenario.checks ?? [], { fetch: petStore.fetch, origin: 'https://api.petstore.test' })
+    })
+  }
+})
+
+describe('over HTTP (a session per scenario, switched with PUT /__mock/scenario)', () => {
+  let server: PetStoreServer
+  let url = ''
+  beforeAll(async () => {
+    server = createPetStoreServer({ port: 0, log: 'silent' })
+    url = await server.listen()
+  })
+  afterAll(() => server.close())
+
+  for (const { name, scenario } of scenarios) {
+    it(`behaves as scenarios/${name}.json states`, async () => {
+      const headers = { 'x-mock-session': `scenario-${name}` }
+      const switched = await fetch(`${url}/__mock/scenario`, { method: 'PUT', headers, body: JSON.stringify({ name }) })
+      if (switched.status !== 200) throw new Error(`PUT /__mock/scenario answered ${switched.status}: ${await switched.text()}`)
+      await runScenarioChecks(scenario.checks ?? [], { fetch, origin: url, headers })
+    })
+  }
+})
