@@ -5,6 +5,7 @@
 import type { HttpHandler } from 'msw'
 import { type Clock, createClock, type Moment, toEpochMs } from './clock.js'
 import { type Api, createApi } from './core/api.js'
+import { type AuditReport, auditJournal } from './core/audit.js'
 import { problem } from './core/errors.js'
 import { withFaults } from './core/faults.js'
 import { createJournal, type Journal } from './core/journal.js'
@@ -80,6 +81,8 @@ export interface PetStore {
   readonly basePath: string
   /** The core: a plain request in, a plain response out. Hosts call this. */
   readonly handle: (request: ApiRequest) => ApiResult
+  /** Hosts call this when they hand a response of `handle` to the client (the retry audit tells in-flight requests from retries). */
+  readonly markDelivered: (response: ApiResponse) => void
   /** The pets, as an @msw/data collection: read and write them in test set-up. */
   readonly pets: PetCollection
   /** This world's clock. */
@@ -90,6 +93,8 @@ export interface PetStore {
   readonly rateLimiter: RateLimiter
   /** The last exchanges this world answered, newest last. */
   readonly journal: Journal
+  /** Did each key honour Retry-After and back off? Computed from the journal. */
+  audit(): AuditReport
   /** The whole state: pets, next id, counters and bans, clock. */
   snapshot(): WorldSnapshot
   /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
@@ -282,11 +287,14 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
 
   /** Worlds for one-off `X-Mock-Scenario` requests, made on first use. */
   const oneOff = new Map<string, PetStore>()
-  const record = (request: ApiRequest, response: ApiResponse, scenarioName: string) => {
-    journal.record(request, response, { scenario: scenarioName, fault: response.meta?.fault })
-    return response
-  }
+  /** Requests in the order they reached this world, for the retry audit. */
+  let arrivals = 0
   const handle = (request: ApiRequest): ApiResult => {
+    const arrival = ++arrivals
+    const record = (request: ApiRequest, response: ApiResponse, scenarioName: string) => {
+      journal.record(request, response, { arrival, scenario: scenarioName, fault: response.meta?.fault })
+      return response
+    }
     const requested = request.headers['x-mock-scenario']
     if (typeof requested === 'string' && requested !== '' && requested !== scenario.name) {
       if (!scenarios.has(requested))
@@ -310,14 +318,16 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
       ? result.then((response) => record(request, response, scenario.name))
       : record(request, result, scenario.name)
   }
+  const markDelivered = (response: ApiResponse) => journal.delivered(response, arrivals + 1)
   let handlers: HttpHandler[] | undefined
 
   return {
     get handlers() {
-      handlers ??= createHandlers(handle, pattern)
+      handlers ??= createHandlers(handle, pattern, markDelivered)
       return handlers
     },
-    fetch: createFetch(handle),
+    fetch: createFetch(handle, markDelivered),
+    markDelivered,
     basePath,
     handle,
     pets: data.collection,
@@ -325,6 +335,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
     keys,
     rateLimiter,
     journal,
+    audit: () => auditJournal(journal.all()),
     scenarios,
     get scenario() {
       return scenario.name

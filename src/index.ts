@@ -10,12 +10,15 @@
  */
 export { type Clock, createClock, type Moment } from './clock.js'
 export type { ApiOptions, Quota, QuotaDecision } from './core/api.js'
+export type { AuditReport, KeyAudit, RateLimitedAnswer, RetryViolation } from './core/audit.js'
 export { ERRORS, type ErrorCode } from './core/errors.js'
+export type { Journal, JournalEntry, JournalFilter } from './core/journal.js'
 export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-limit.js'
 export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
 export { createPetStore, DEPRECATED_AT, type PetStore, type PetStoreOptions, SUNSET } from './create-pet-store.js'
 export { DEFAULT_KEYS, type KeyConfig, PLAN_LIMITS } from './keys.js'
 export { openApiDocument } from './openapi.js'
+export type { Scenario, ScenarioInput } from './scenarios/schema.js'
 export {
   type ErrorBody,
   ErrorSchema,
@@ -28,4 +31,5 @@ export {
   type PetStatus,
   PetStatusSchema,
 } from './schemas.js'
+export { parseSnapshot, stringifySnapshot, type WorldSnapshot } from './snapshot.js'
 export type { PetCollection } from './store/pet-data.js'

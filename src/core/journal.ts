@@ -25,13 +25,21 @@ export interface JournalEntry {
   readonly body: unknown
   readonly status: number
   /** The `X-RateLimit-*` and `Retry-After` headers sent, as numbers where they are numbers. */
-  readonly rateLimit: { limit?: number; remaining?: number; reset?: number; retryAfter?: number }
+  readonly rateLimit: { limit?: number; remaining?: number; reset?: number; retryAfter?: number; retryAt?: number }
   /** The error `code` of a non-2xx answer. */
   readonly code: string | undefined
   /** The scenario that applied, if any. */
   readonly scenario: string | undefined
   /** The fault a scenario injected, if any (e.g. `latency`, `network-error`, `status-503`). */
   readonly fault: string | undefined
+  /** The order in which requests reached this world (1, 2, …); answers may be recorded in another order. */
+  readonly arrival: number
+  /**
+   * The arrival number of the first request that came in after the host handed this answer to the
+   * client, or `undefined` when the host did not say. Requests that arrived earlier were in flight:
+   * the client could not have seen this answer yet.
+   */
+  readonly delivered: number | undefined
 }
 
 /** Filters of `find`: each given field must match. */
@@ -56,13 +64,28 @@ export interface Journal {
 }
 
 export interface JournalRecorder extends Journal {
-  record(request: ApiRequest, response: ApiResponse, extra?: { scenario?: string | undefined; fault?: string | undefined }): void
+  record(
+    request: ApiRequest,
+    response: ApiResponse,
+    extra: { arrival: number; scenario?: string | undefined; fault?: string | undefined },
+  ): void
+  /** The host handed `response` to the client when `nextArrival` was the next arrival number. */
+  delivered(response: ApiResponse, nextArrival: number): void
 }
 
 const numberOr = (value: string | undefined): number | undefined => {
   if (value === undefined) return undefined
   const n = Number(value)
   return Number.isFinite(n) ? n : undefined
+}
+
+/** When a `Retry-After` (seconds or an HTTP-date) lets the client retry, in ms since the epoch. */
+function retryAt(at: number, header: string | undefined): number | undefined {
+  if (header === undefined) return undefined
+  const seconds = numberOr(header)
+  if (seconds !== undefined) return at + seconds * 1000
+  const date = Date.parse(header)
+  return Number.isFinite(date) ? date : undefined
 }
 
 function parseBody(text: string | undefined): unknown {
@@ -106,8 +129,11 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
     response: ApiResponse
     scenario: string | undefined
     fault: string | undefined
-    entry?: JournalEntry
+    arrival: number
+    delivered: number | undefined
+    entry?: JournalEntry | undefined
   }
+  const byResponse = new WeakMap<ApiResponse, Raw>()
   let ring: Raw[] = []
   let start = 0
   let seq = 0
@@ -136,11 +162,14 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
           remaining: numberOr(h['x-ratelimit-remaining']),
           reset: numberOr(h['x-ratelimit-reset']),
           retryAfter: numberOr(h['retry-after']),
+          retryAt: retryAt(raw.at, h['retry-after']),
         }).filter(([, value]) => value !== undefined),
       ),
       code: errorCode(response),
       scenario: raw.scenario,
       fault: raw.fault,
+      arrival: raw.arrival,
+      delivered: raw.delivered,
     }
     raw.entry = entry
     return entry
@@ -157,7 +186,17 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
     record(request, response, extra) {
       seq += 1
       if (limit === 0 && waiters.size === 0) return
-      const raw: Raw = { seq, at: now(), request, response, scenario: extra?.scenario, fault: extra?.fault }
+      const raw: Raw = {
+        seq,
+        at: now(),
+        request,
+        response,
+        scenario: extra.scenario,
+        fault: extra.fault,
+        arrival: extra.arrival,
+        delivered: undefined,
+      }
+      byResponse.set(response, raw)
       if (limit > 0) {
         if (ring.length < limit) ring.push(raw)
         else {
@@ -169,6 +208,12 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
         const entry = toEntry(raw)
         for (const waiter of [...waiters]) waiter(entry)
       }
+    },
+    delivered(response, nextArrival) {
+      const raw = byResponse.get(response)
+      if (!raw || raw.delivered !== undefined) return
+      raw.delivered = nextArrival
+      raw.entry = undefined
     },
     all,
     find: (filter = {}) => all().filter((entry) => matchesFilter(entry, filter)),

@@ -4,7 +4,7 @@
  * front of any one operation with `server.use()`.
  */
 import { type HttpHandler, http } from 'msw'
-import type { ApiRequest, ApiResult } from '../core/types.js'
+import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { deliver, fromRequest, toResponse } from '../hosts/fetch.js'
 
 /**
@@ -14,11 +14,18 @@ import { deliver, fromRequest, toResponse } from '../hosts/fetch.js'
  * @example
  * const server = setupServer(...createHandlers(petStore.handle, '*\/v1'))
  */
-export function createHandlers(handle: (request: ApiRequest) => ApiResult, base: string): HttpHandler[] {
+export function createHandlers(
+  handle: (request: ApiRequest) => ApiResult,
+  base: string,
+  onDelivered: (response: ApiResponse) => void = () => {},
+): HttpHandler[] {
   const resolver = async ({ request }: { request: Request }): Promise<Response> => {
     const response = await handle(await fromRequest(request))
-    if (response.delayMs === undefined && response.drop === undefined) return toResponse(response)
-    return deliver(response, request.signal, () => Response.error())
+    if (response.delayMs === undefined && response.drop === undefined) {
+      onDelivered(response)
+      return toResponse(response)
+    }
+    return deliver(response, request.signal, () => Response.error(), onDelivered)
   }
   return [
     http.get(`${base}/pets`, resolver), // listPets

@@ -191,6 +191,9 @@ export function createAdminApp(options: AdminOptions): express.Express {
     if (typeof filter === 'string') return fail(res, 'invalid_admin_request', filter)
     res.type('application/json').send(stringifyJson(storeOf(res).journal.find(filter)))
   })
+  app.get('/__mock/audit', (_req, res) => {
+    res.json(storeOf(res).audit())
+  })
   app.delete('/__mock/requests', (_req, res) => {
     storeOf(res).journal.clear()
     res.status(204).end()

@@ -33,7 +33,7 @@ function bodyFromParser(body: unknown): string | undefined {
  * app.listen(3000) // GET http://localhost:3000/api/v1/pets
  */
 export function petStoreMiddleware(
-  petStore: Pick<PetStore, 'handle' | 'basePath'>,
+  petStore: Pick<PetStore, 'handle' | 'basePath'> & Partial<Pick<PetStore, 'markDelivered'>>,
   options: PetStoreMiddlewareOptions = {},
 ): RequestHandler {
   const max = options.maxBodyBytes ?? 1024 * 1024
@@ -54,6 +54,7 @@ export function petStoreMiddleware(
       })
       const response = result instanceof Promise ? await result : result
       res.status(response.status).set(response.headers).send(response.body)
+      petStore.markDelivered?.(response)
     }
     run().catch(next)
   }

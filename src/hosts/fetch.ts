@@ -41,14 +41,19 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * Applies a scenario's latency and dropped answers, then writes the response. A `network-error`
  * rejects like a failed `fetch`; a `timeout` waits until `signal` aborts (or the cap).
  */
-export async function deliver(response: ApiResponse, signal: AbortSignal | undefined, onDrop: () => Response | never): Promise<Response> {
-  if (response.delayMs) await wait(response.delayMs, signal)
-  if (response.drop === 'timeout') {
-    await wait(TIMEOUT_FAULT_MAX_MS, signal)
-    return onDrop()
+export async function deliver(
+  response: ApiResponse,
+  signal: AbortSignal | undefined,
+  onDrop: () => Response | never,
+  onDelivered: (response: ApiResponse) => void,
+): Promise<Response> {
+  try {
+    if (response.delayMs) await wait(response.delayMs, signal)
+    if (response.drop === 'timeout') await wait(TIMEOUT_FAULT_MAX_MS, signal)
+  } finally {
+    onDelivered(response)
   }
-  if (response.drop === 'network-error') return onDrop()
-  return toResponse(response)
+  return response.drop === undefined ? toResponse(response) : onDrop()
 }
 
 const networkError = (): never => {
@@ -78,7 +83,10 @@ function plainHeaders(init: HeadersInit | undefined): Record<string, string> | u
  * A `fetch` function served by `handle` directly, with no interception. The common call shape,
  * `fetch(url, { method, headers: {...}, body: string })`, skips building a `Request`.
  */
-export function createFetch(handle: (request: ApiRequest) => ApiResult): typeof fetch {
+export function createFetch(
+  handle: (request: ApiRequest) => ApiResult,
+  onDelivered: (response: ApiResponse) => void = () => {},
+): typeof fetch {
   return async (input: RequestInfo | URL, init?: RequestInit): Promise<Response> => {
     init?.signal?.throwIfAborted()
     if (typeof input === 'string' || input instanceof URL) {
@@ -95,12 +103,15 @@ export function createFetch(handle: (request: ApiRequest) => ApiResult): typeof 
           headers,
           body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
         })
-        if (response.delayMs === undefined && response.drop === undefined) return toResponse(response)
-        return deliver(response, init?.signal ?? undefined, networkError)
+        if (response.delayMs === undefined && response.drop === undefined) {
+          onDelivered(response)
+          return toResponse(response)
+        }
+        return deliver(response, init?.signal ?? undefined, networkError, onDelivered)
       }
     }
     const request =
       typeof input === 'string' || input instanceof URL ? new Request(new URL(input, RELATIVE_BASE), init) : new Request(input, init)
-    return deliver(await handle(await fromRequest(request)), request.signal, networkError)
+    return deliver(await handle(await fromRequest(request)), request.signal, networkError, onDelivered)
   }
 }

@@ -226,6 +226,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       if (wait) await wait
       if (response.drop !== undefined) {
         changed()
+        store.markDelivered(response)
         if (response.drop === 'timeout') {
           // No answer until the client gives up (or the cap), then the connection is dropped.
           const timer = setTimeout(() => res.destroy(), TIMEOUT_FAULT_MAX_MS)
@@ -234,6 +235,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
         return log(req, 0, response.meta?.plan, started, response.meta?.fault)
       }
       send(res, response, cors, body.abandoned)
+      store.markDelivered(response)
       if (body.abandoned) res.on('finish', () => req.destroy())
       changed()
       log(req, response.status, response.meta?.plan, started, response.meta?.fault)

@@ -1,0 +1,95 @@
+/**
+ * `petstore-mock/browser`: the same handlers in the browser, answered by msw's service worker.
+ * Imports nothing from Node. Run `npx msw init public/` once so the worker script is served.
+ *
+ * @example
+ * // src/mocks.ts in a Vite/React/Vue app
+ * import { startPetStoreWorker } from 'petstore-mock/browser'
+ * await startPetStoreWorker({ seed: 1, scenario: 'default' })
+ */
+import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
+import { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
+import { stringifySnapshot } from './snapshot.js'
+
+export interface PetStoreWorkerOptions extends PetStoreOptions {
+  /**
+   * Keep the world (pets, counters, clock, scenario) across page reloads in `localStorage` under
+   * this key. Default `false`: every load starts from the seed.
+   */
+  persist?: boolean | string
+  /** Expose `window.petStore` for the console and dev panels. Default `true`. */
+  exposeOnWindow?: boolean
+  /** Passed to msw's `worker.start()`. Default: `{ onUnhandledRequest: 'bypass', quiet: true }`. */
+  start?: StartOptions
+}
+
+export interface PetStoreWorker {
+  readonly petStore: PetStore
+  readonly worker: SetupWorker
+  /** Back to the seed (and forget the persisted state). */
+  reset(): Promise<void>
+  /** Switch the scenario (kept across reloads when persisting). */
+  useScenario(name: string): Promise<void>
+  /** Stops the worker. */
+  stop(): void
+}
+
+const SAVE_DELAY_MS = 200
+
+/**
+ * Starts msw's service worker with a Pet Store world, and (by default) puts it on `window.petStore`
+ * so you can switch scenarios and move the clock from the console:
+ * `petStore.useScenario('rate-limited')`, `petStore.clock.advance(60_000)`.
+ */
+export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): Promise<PetStoreWorker> {
+  const { persist = false, exposeOnWindow = true, start, ...storeOptions } = options
+  const storageKey = typeof persist === 'string' ? persist : 'petstore-mock:state'
+  const storage = persist ? globalThis.localStorage : undefined
+  const petStore = createPetStore(storeOptions)
+
+  const saved = storage?.getItem(storageKey)
+  if (saved) {
+    try {
+      await petStore.restore(saved)
+    } catch (error) {
+      console.warn('[petstore-mock] Ignoring the saved state, which no longer fits:', error)
+      storage?.removeItem(storageKey)
+    }
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const save = () => {
+    if (!storage || timer) return
+    timer = setTimeout(async () => {
+      timer = undefined
+      await petStore.ready()
+      storage.setItem(storageKey, stringifySnapshot(petStore.snapshot()))
+    }, SAVE_DELAY_MS)
+  }
+  const worker = setupWorker(...petStore.handlers)
+  if (storage) worker.events.on('response:mocked', save)
+  await worker.start(start ?? { onUnhandledRequest: 'bypass', quiet: true })
+
+  const handle: PetStoreWorker = {
+    petStore,
+    worker,
+    async reset() {
+      storage?.removeItem(storageKey)
+      await petStore.reset()
+    },
+    async useScenario(name) {
+      await petStore.useScenario(name)
+      save()
+    },
+    stop: () => worker.stop(),
+  }
+  if (exposeOnWindow && typeof window !== 'undefined') {
+    ;(window as unknown as { petStore: unknown }).petStore = Object.assign(Object.create(petStore) as PetStore, {
+      reset: handle.reset,
+      useScenario: handle.useScenario,
+      worker,
+    })
+  }
+  return handle
+}
+
+export { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
