@@ -26,6 +26,24 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'seed', env: 'PETSTORE_SEED', value: 'N', help: 'Seed of the generated pets: the same seed gives the same data (default 1)' },
   { name: 'pets', env: 'PETSTORE_PETS', value: 'N', help: 'How many pets to generate (default 50)' },
   {
+    name: 'scenario',
+    env: 'PETSTORE_SCENARIO',
+    value: 'NAME',
+    help: 'Scenario to start in, e.g. rate-limited, flaky (default: default; see docs/scenarios.md)',
+  },
+  {
+    name: 'scenarios',
+    env: 'PETSTORE_SCENARIOS',
+    value: 'DIR',
+    help: 'A folder of your own scenario .json files: they add to or override the shipped ones',
+  },
+  {
+    name: 'fixtures',
+    env: 'PETSTORE_FIXTURES',
+    value: 'DIR',
+    help: 'A folder with keys.json and/or pets.json (npm run fixtures writes one)',
+  },
+  {
     name: 'state-file',
     env: 'PETSTORE_STATE_FILE',
     value: 'FILE',
@@ -215,17 +233,7 @@ async function main(): Promise<void> {
   if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
   if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
   const server = createPetStoreServer(parsed)
-  let url: string
-  try {
-    url = await server.listen()
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code
-    const hint =
-      code === 'EADDRINUSE' ? ` Port ${parsed.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
-    process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
-    process.exit(1)
-  }
-  process.stdout.write(`${banner(url, parsed)}\n`)
+  // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
@@ -241,6 +249,17 @@ async function main(): Promise<void> {
   }
   process.on('SIGINT', () => stop('SIGINT'))
   process.on('SIGTERM', () => stop('SIGTERM'))
+  let url: string
+  try {
+    url = await server.listen()
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code
+    const hint =
+      code === 'EADDRINUSE' ? ` Port ${parsed.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
+    process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`${banner(url, parsed)}\n`)
 }
 
 await main()

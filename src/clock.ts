@@ -29,10 +29,13 @@ export interface ClockState {
   readonly offset: number
 }
 
+/** The largest time a `Date` can hold (±100,000,000 days from the epoch). */
+const MAX_TIME = 8.64e15
+
 /** Turns a moment into ms since the epoch, with a clear error for a bad one. */
 export function toEpochMs(moment: Moment): number {
   const ms = moment instanceof Date ? moment.getTime() : typeof moment === 'number' ? moment : Date.parse(moment)
-  if (!Number.isFinite(ms)) {
+  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_TIME) {
     throw new TypeError(
       `[petstore-mock] Invalid time ${JSON.stringify(String(moment))}: use a Date, milliseconds since the epoch or an ISO 8601 string such as "2026-06-01T12:00:00Z".`,
     )
@@ -64,6 +67,9 @@ export function createClock(realNow: () => number = Date.now): Clock {
     advance(ms) {
       if (!Number.isFinite(ms))
         throw new TypeError(`[petstore-mock] clock.advance() needs a finite number of milliseconds, got ${String(ms)}.`)
+      const next = (frozenAt ?? realNow() + offset) + ms
+      if (Math.abs(next) > MAX_TIME)
+        throw new TypeError(`[petstore-mock] clock.advance(${ms}) would move the clock past the range of a Date.`)
       if (frozenAt === undefined) offset += ms
       else frozenAt += ms
     },

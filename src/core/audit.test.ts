@@ -97,7 +97,8 @@ describe('petStore.audit()', () => {
 })
 
 describe('in-flight requests', () => {
-  const limited = () => createPetStore({ clock: '2026-06-01T12:00:00Z', pets: 3, keys: [{ key: 'k', plan: 'pro', limits: { perMinute: 2 } }] })
+  const limited = () =>
+    createPetStore({ clock: '2026-06-01T12:00:00Z', pets: 3, keys: [{ key: 'k', plan: 'pro', limits: { perMinute: 2 } }] })
 
   it('does not count requests that were already in flight when a 429 was sent', async () => {
     const petStore = limited()

@@ -11,6 +11,7 @@ export const ERRORS = {
   invalid_body: { status: 400, title: 'The request body is missing required fields or has invalid values' },
   invalid_session: { status: 400, title: 'The X-Mock-Session name is invalid' },
   invalid_admin_request: { status: 400, title: 'The admin request is invalid' },
+  bad_request: { status: 400, title: 'The HTTP request is malformed' },
   unknown_scenario: { status: 400, title: 'No scenario has this name' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   admin_unauthorized: { status: 401, title: 'Missing or invalid admin token' },

@@ -150,7 +150,11 @@ export function createAdminApp(options: AdminOptions): express.Express {
       if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)) {
         return fail(res, 'invalid_admin_request', '"advanceSeconds" must be a number of seconds.')
       }
-      clock.advance(advanceSeconds * 1000)
+      try {
+        clock.advance(advanceSeconds * 1000)
+      } catch (error) {
+        return fail(res, 'invalid_admin_request', (error as Error).message.replace(/^\[petstore-mock\] /, ''))
+      }
     } else if (real === true) {
       clock.useRealTime()
     } else {
@@ -206,6 +210,14 @@ export function createAdminApp(options: AdminOptions): express.Express {
   )
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large') return fail(res, 'payload_too_large', 'Admin request body is larger than 64 MiB.')
+    // The body parser's own refusals (charset, encoding, aborted body) are the client's mistakes.
+    if (error.status !== undefined && error.status >= 400 && error.status < 500) {
+      return fail(
+        res,
+        error.status === 415 ? 'unsupported_media_type' : 'invalid_admin_request',
+        `Admin request refused: ${error.message}.`,
+      )
+    }
     console.error('[petstore-mock] Admin API error:', error)
     fail(res, 'internal_error', 'The admin API failed unexpectedly; the server log has the details.')
   })

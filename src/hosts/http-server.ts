@@ -100,6 +100,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const latency = options.latency
   const stateFile = options.stateFile
   let url = ''
+  let closing = false
 
   let saveTimer: NodeJS.Timeout | undefined
   let saving: Promise<void> = Promise.resolve()
@@ -155,7 +156,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
 
   const send = (res: ServerResponse, response: ApiResponse, extra: Record<string, string>, close: boolean) => {
     const headers: Record<string, string | number> = { ...response.headers, ...extra, 'content-length': Buffer.byteLength(response.body) }
-    if (close) headers.connection = 'close'
+    if (close || closing) headers.connection = 'close'
     res.writeHead(response.status, headers)
     res.end(response.body)
   }
@@ -252,8 +253,12 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     void onRequest(req, res)
   })
   server.on('clientError', (error, socket) => {
-    if (socket.writable) socket.end('HTTP/1.1 400 Bad Request\r\nconnection: close\r\ncontent-length: 0\r\n\r\n')
-    else socket.destroy(error)
+    if (!socket.writable) return socket.destroy(error)
+    // Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body.
+    const text = problem('bad_request', `Malformed HTTP request: ${(error as NodeJS.ErrnoException).code ?? error.message}.`).body
+    socket.end(
+      `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
+    )
   })
 
   return {
@@ -292,8 +297,14 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
         clearTimeout(saveTimer)
         saveTimer = undefined
       }
+      closing = true
       await new Promise<void>((resolve) => {
-        server.close(() => resolve())
+        // Keep-alive connections end as soon as their in-flight response is sent.
+        const sweep = setInterval(() => server.closeIdleConnections(), 25)
+        server.close(() => {
+          clearInterval(sweep)
+          resolve()
+        })
         server.closeIdleConnections()
       })
       await save()

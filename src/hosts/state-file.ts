@@ -2,6 +2,7 @@
  * `--state-file FILE`: the server's sessions saved as JSON, written atomically (temp file, fsync,
  * rename) so a crash at any moment leaves the old file or the new one, never a torn one.
  */
+import { randomUUID } from 'node:crypto'
 import { open, readFile, rename, unlink } from 'node:fs/promises'
 import { parseJson } from '../core/json.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../snapshot.js'
@@ -15,7 +16,8 @@ export interface StateFileContent {
 export async function writeStateFile(file: string, content: StateFileContent): Promise<void> {
   const parts = Object.entries(content.sessions).map(([name, snapshot]) => `${JSON.stringify(name)}:${stringifySnapshot(snapshot)}`)
   const text = `{"version":1,"sessions":{${parts.join(',')}}}\n`
-  const temp = `${file}.${process.pid}.tmp`
+  // Unique per write, also between two servers of one process.
+  const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
   const handle = await open(temp, 'w')
   try {
     await handle.writeFile(text)

@@ -7,18 +7,30 @@ let url = ''
 const session = (name: string) => ({ 'x-mock-session': name })
 
 beforeAll(async () => {
-  server = createPetStoreServer({ port: 0, log: 'silent', keys: [{ key: 'k', plan: 'pro', limits: { perMinute: 2 } }, { key: 'test-pro', plan: 'pro' }] })
+  server = createPetStoreServer({
+    port: 0,
+    log: 'silent',
+    keys: [
+      { key: 'k', plan: 'pro', limits: { perMinute: 2 } },
+      { key: 'test-pro', plan: 'pro' },
+    ],
+  })
   url = await server.listen()
 })
 afterAll(() => server.close())
 
-const call = (path: string, headers: Record<string, string>, init: RequestInit = {}) => fetch(`${url}${path}`, { ...init, headers: { ...headers, ...(init.headers as object) } })
+const call = (path: string, headers: Record<string, string>, init: RequestInit = {}) =>
+  fetch(`${url}${path}`, { ...init, headers: { ...headers, ...(init.headers as object) } })
 
 it('lists the journal with filters, newest last, per session, and clears it', async () => {
   const s = session('journal')
   await call('/v1/pets', { ...s, authorization: 'Bearer test-pro' })
   await call('/v1/pets/999', { ...s, authorization: 'Bearer test-pro' })
-  await call('/v1/pets', { ...s, authorization: 'Bearer test-pro', 'content-type': 'application/json' }, { method: 'POST', body: '{"name":"Big","categoryId":9223372036854775807}' })
+  await call(
+    '/v1/pets',
+    { ...s, authorization: 'Bearer test-pro', 'content-type': 'application/json' },
+    { method: 'POST', body: '{"name":"Big","categoryId":9223372036854775807}' },
+  )
   const all = (await (await call('/__mock/requests', s)).json()) as { path: string; status: number; key: string }[]
   expect(all.map((entry) => [entry.path, entry.status])).toEqual([
     ['/v1/pets', 200],
@@ -43,7 +55,10 @@ it('answers a bad journal filter with 400', async () => {
 it('reports a client that retried before Retry-After in GET /__mock/audit', async () => {
   const s = session('audit-bad')
   for (let i = 0; i < 4; i++) await call('/v1/pets', { ...s, authorization: 'Bearer k' })
-  const report = (await (await call('/__mock/audit', s)).json()) as { ok: boolean; keys: { violations: unknown[]; rateLimited: unknown[] }[] }
+  const report = (await (await call('/__mock/audit', s)).json()) as {
+    ok: boolean
+    keys: { violations: unknown[]; rateLimited: unknown[] }[]
+  }
   expect(report.ok).toBe(false)
   expect(report.keys[0]?.rateLimited).toHaveLength(2)
   expect(report.keys[0]?.violations).toHaveLength(1)

@@ -1,0 +1,10 @@
+/**
+ * `petstore-mock/http`: the standalone server as a library, and the express middleware.
+ *
+ * @example
+ * import { createPetStoreServer } from 'petstore-mock/http'
+ * const server = createPetStoreServer({ port: 0, seed: 7 })
+ * const url = await server.listen()
+ */
+export { type PetStoreMiddlewareOptions, petStoreMiddleware } from './hosts/express.js'
+export { createPetStoreServer, type LogFormat, type PetStoreServer, type PetStoreServerOptions } from './hosts/http-server.js'

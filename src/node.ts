@@ -1,0 +1,19 @@
+/**
+ * `petstore-mock/node`: a Pet Store world behind msw's `setupServer`, in one call.
+ *
+ * @example
+ * import { setupPetStoreServer } from 'petstore-mock/node'
+ * const { server, petStore } = setupPetStoreServer({ seed: 1 })
+ * beforeAll(() => server.listen({ onUnhandledRequest: 'error' }))
+ * afterEach(() => petStore.reset())
+ * afterAll(() => server.close())
+ */
+import { type SetupServer, setupServer } from 'msw/node'
+import { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
+
+export function setupPetStoreServer(options: PetStoreOptions = {}): { server: SetupServer; petStore: PetStore } {
+  const petStore = createPetStore(options)
+  return { server: setupServer(...petStore.handlers), petStore }
+}
+
+export { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'

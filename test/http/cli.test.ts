@@ -1,0 +1,252 @@
+import { readFile } from 'node:fs/promises'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
+import { createPetStore } from '../../src/index.js'
+import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, ROOT, runCli, startCli, startServer } from './support.js'
+
+// Each start of the CLI takes about a second.
+vi.setConfig({ testTimeout: 10_000 })
+beforeAll(ensureBuilt, 90_000)
+afterEach(killClis)
+afterAll(closeServers)
+
+/** The options the issue asks for, each with its environment variable. */
+const EXPECTED_OPTIONS = [
+  ['port', 'PETSTORE_PORT'],
+  ['host', 'PETSTORE_HOST'],
+  ['seed', 'PETSTORE_SEED'],
+  ['pets', 'PETSTORE_PETS'],
+  ['state-file', 'PETSTORE_STATE_FILE'],
+  ['latency', 'PETSTORE_LATENCY'],
+  ['cors-origin', 'PETSTORE_CORS_ORIGIN'],
+  ['admin-token', 'PETSTORE_ADMIN_TOKEN'],
+  ['handlers', 'PETSTORE_HANDLERS'],
+  ['log', 'PETSTORE_LOG'],
+  ['max-sessions', 'PETSTORE_MAX_SESSIONS'],
+]
+
+/** The `{ name, env }` pairs of the OPTIONS table in src/cli.ts. */
+async function declaredOptions(): Promise<string[][]> {
+  const source = await readFile(join(ROOT, 'src', 'cli.ts'), 'utf8')
+  return [...source.matchAll(/name: '([a-z-]+)',\s*env: '(PETSTORE_[A-Z_]+)'/g)].map((match) => [match[1] ?? '', match[2] ?? ''])
+}
+
+const listPets = (url: string, query = 'limit=100') => fetch(`${url}/v1/pets?${query}`, { headers: auth('test-pro') })
+
+describe('usage', () => {
+  it('declares every option of the issue, each with its environment variable', async () => {
+    expect(await declaredOptions()).toEqual(expect.arrayContaining(EXPECTED_OPTIONS))
+  })
+
+  it('lists every option of src/cli.ts and its environment variable with --help, and exits 0', async () => {
+    const { code, stdout, stderr } = await runCli(['--help'])
+    expect(code).toBe(0)
+    expect(stderr).toBe('')
+    for (const [name, env] of await declaredOptions()) {
+      expect(stdout).toContain(`--${name}`)
+      expect(stdout).toContain(env)
+    }
+    expect(stdout).toContain('--help')
+  })
+
+  it('prints the version with --version and exits 0', async () => {
+    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
+    const { code, stdout } = await runCli(['--version'])
+    expect(code).toBe(0)
+    expect(stdout.trim()).toBe(pkg.version)
+  })
+
+  it('refuses an unknown option with exit code 2 and a message naming it', async () => {
+    const { code, stdout, stderr } = await runCli(['--bogus'])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('--bogus')
+    expect(stderr).toContain('--help')
+  })
+
+  it('refuses a positional argument with exit code 2', async () => {
+    const { code, stderr } = await runCli(['4010'])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^petstore-mock: /)
+  })
+
+  it.each([
+    ['--port', 'abc'],
+    ['--port', '70000'],
+    ['--log', 'loud'],
+    ['--latency', '5-1'],
+    ['--latency', 'fast'],
+    ['--seed', 'x7'],
+    ['--seed', '2147483648'],
+    ['--pets', '1.5'],
+    ['--max-sessions', '0'],
+    ['--cors-origin', 'http://localhost:5173/app'],
+  ])('refuses %s %s with exit code 2 and a message naming the option', async (flag, value) => {
+    const { code, stdout, stderr } = await runCli([flag, value], { PETSTORE_PORT: '0' })
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toContain(flag)
+    expect(stderr).toContain(value)
+  })
+
+  it('refuses a bad value from the environment with exit code 2', async () => {
+    const { code, stderr } = await runCli([], { PETSTORE_PORT: '0', PETSTORE_LOG: 'loud' })
+    expect(code).toBe(2)
+    expect(stderr).toContain('--log')
+  })
+
+  it('exits 1 naming --port when the port is in use', async () => {
+    const { url } = await startServer()
+    const port = new URL(url).port
+    const { code, stderr } = await runCli(['--port', port])
+    expect(code).toBe(1)
+    expect(stderr).toContain(port)
+    expect(stderr).toContain('--port')
+  })
+})
+
+describe('start-up', () => {
+  it('prints a banner with the base URL, the four test keys and plans, and the admin URL', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent'])
+    const banner = cli.stdout()
+    expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
+    expect(banner.split('\n')[0]).toMatch(new RegExp(`listening on ${cli.url}/v1$`))
+    for (const [key, plan] of [
+      ['test-free', 'Free'],
+      ['test-pro', 'Pro'],
+      ['test-business', 'Business'],
+      ['test-enterprise', 'Enterprise'],
+    ] as const) {
+      expect(banner).toMatch(new RegExp(`${key}\\s+${plan}\\b`))
+    }
+    expect(banner).toContain(`${cli.url}/__mock`)
+    expect((await listPets(cli.url)).status).toBe(200)
+    expect((await fetch(`${cli.url}/__mock/health`)).status).toBe(200)
+  })
+
+  it('reads its options from the environment', async () => {
+    const cli = await startCli([], { PETSTORE_PORT: '0', PETSTORE_SEED: '7', PETSTORE_PETS: '3', PETSTORE_LOG: 'silent' })
+    const expected = await createPetStore({ seed: 7, pets: 3 }).fetch('/v1/pets?limit=100', { headers: auth('test-pro') })
+    expect(await (await listPets(cli.url)).text()).toBe(await expected.text())
+  })
+
+  it('reads the admin token and the CORS origins from the environment', async () => {
+    const cli = await startCli([], {
+      PETSTORE_PORT: '0',
+      PETSTORE_ADMIN_TOKEN: 'env-token',
+      PETSTORE_CORS_ORIGIN: 'http://localhost:5173',
+      PETSTORE_LOG: 'silent',
+    })
+    expect((await fetch(`${cli.url}/__mock/health`)).status).toBe(401)
+    expect((await fetch(`${cli.url}/__mock/health`, { headers: auth('env-token') })).status).toBe(200)
+    const other = await fetch(`${cli.url}/v1/pets`, { headers: auth('test-pro', { origin: 'https://evil.example' }) })
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+    const allowed = await fetch(`${cli.url}/v1/pets`, { headers: auth('test-pro', { origin: 'http://localhost:5173' }) })
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+  })
+
+  it('lets a flag win over its environment variable', async () => {
+    const cli = await startCli(['--pets', '2', '--port', '0'], { PETSTORE_PETS: '3', PETSTORE_PORT: '1', PETSTORE_LOG: 'silent' })
+    expect(await (await listPets(cli.url)).json()).toHaveLength(2)
+  })
+
+  it('delays responses by --latency', async () => {
+    const cli = await startCli(['--port', '0', '--latency', '150', '--log', 'silent'])
+    const started = performance.now()
+    expect((await listPets(cli.url)).status).toBe(200)
+    expect(performance.now() - started).toBeGreaterThanOrEqual(145)
+  })
+})
+
+describe('request log', () => {
+  it('prints one JSON line per request with --log json, without the Authorization value', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'json'])
+    const before = cli.stdout().length
+    await listPets(cli.url, 'limit=1')
+    await fetch(`${cli.url}/v1/pets`, { headers: auth('secret-key-value') })
+    const lines = await eventually(async () => {
+      const lines = cli.stdout().slice(before).trim().split('\n').filter(Boolean)
+      return lines.length >= 2 ? lines : undefined
+    })
+    expect(lines).toHaveLength(2)
+    const [ok, denied] = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(ok).toMatchObject({ method: 'GET', path: '/v1/pets?limit=1', status: 200, plan: 'pro', ms: expect.any(Number) })
+    expect(denied).toMatchObject({ method: 'GET', path: '/v1/pets', status: 401 })
+    const log = cli.stdout().slice(before)
+    expect(log).not.toContain('test-pro')
+    expect(log).not.toContain('secret-key-value')
+  })
+
+  it('prints a pretty line per request by default, without the Authorization value', async () => {
+    const cli = await startCli(['--port', '0'])
+    const before = cli.stdout().length
+    await listPets(cli.url, 'limit=1')
+    const line = await eventually(async () => cli.stdout().slice(before).split('\n')[0] || undefined)
+    expect(line).toMatch(/^GET \/v1\/pets\?limit=1 200 pro [\d.]+ms$/)
+    expect(cli.stdout().slice(before)).not.toContain('test-pro')
+  })
+})
+
+describe('shutdown', () => {
+  it.each(['SIGTERM', 'SIGINT'] as const)('exits 0 on %s', async (signal) => {
+    const cli = await startCli(['--port', '0', '--log', 'silent'])
+    expect((await fetch(`${cli.url}/__mock/health`)).status).toBe(200)
+    cli.child.kill(signal)
+    expect(await cli.exited).toEqual({ code: 0, signal: null })
+    await expect(fetch(`${cli.url}/v1/pets`)).rejects.toThrow(TypeError)
+  })
+
+  it('exits 0 on a SIGTERM sent as soon as the banner is printed', async () => {
+    // A process manager may signal the moment the server says it listens: the handlers must be in place by then.
+    for (let round = 0; round < 4; round++) {
+      const cli = await startCli(['--port', '0', '--log', 'silent'])
+      cli.child.kill('SIGTERM')
+      expect(await cli.exited, `round ${round + 1}`).toEqual({ code: 0, signal: null })
+    }
+  })
+
+  it('finishes an in-flight request on SIGTERM before exiting 0', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--latency', '300'])
+    const inFlight = listPets(cli.url, 'limit=3')
+    await new Promise((done) => setTimeout(done, 100))
+    cli.child.kill('SIGTERM')
+    const response = await inFlight
+    expect(response.status).toBe(200)
+    expect(await response.json()).toHaveLength(3)
+    expect(await cli.exited).toEqual({ code: 0, signal: null })
+  })
+})
+
+describe('--handlers', () => {
+  it('serves the routes of the user module in front of the built-in ones', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--handlers', join(FIXTURES, 'orders-handlers.mjs')])
+    expect(cli.stdout()).toContain('1 user handlers')
+    const orders = await fetch(`${cli.url}/v1/store/orders`, { headers: auth('test-pro') })
+    expect(orders.status).toBe(200)
+    expect(await orders.json()).toEqual([{ id: 1, petId: 7, status: 'placed' }])
+    expect(await (await listPets(cli.url)).json()).toHaveLength(50)
+  })
+
+  it('takes the module path relative to the working directory, also from PETSTORE_HANDLERS', async () => {
+    const cli = await startCli([], {
+      PETSTORE_PORT: '0',
+      PETSTORE_LOG: 'silent',
+      PETSTORE_HANDLERS: 'test/http/fixtures/orders-handlers.mjs',
+    })
+    expect((await fetch(`${cli.url}/v1/store/orders`)).status).toBe(200)
+  })
+
+  it('refuses a module exporting no handlers with exit code 2 and a clear message', async () => {
+    const { code, stdout, stderr } = await runCli(['--port', '0', '--handlers', join(FIXTURES, 'no-handlers.mjs')])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr).toContain('no-handlers.mjs')
+    expect(stderr).toContain('exports no msw handlers')
+  })
+
+  it('refuses a missing module with exit code 2 naming it', async () => {
+    const { code, stderr } = await runCli(['--port', '0', '--handlers', join(FIXTURES, 'missing.mjs')])
+    expect(code).toBe(2)
+    expect(stderr).toContain('missing.mjs')
+  })
+})

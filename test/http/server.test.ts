@@ -1,0 +1,545 @@
+import { HttpResponse, http } from 'msw'
+import { afterEach, describe, expect, it, vi } from 'vitest'
+import { isLoopback } from '../../src/hosts/http-server.js'
+import { auth, closeServers, INT64_MAX, MIB, postPet, sleep, startServer } from './support.js'
+
+// Shutdown tests wait out a client's keep-alive (about 3 s) when close() does not end it.
+vi.setConfig({ testTimeout: 10_000 })
+afterEach(closeServers)
+
+const FROZEN = '2026-06-01T12:00:30Z'
+const EXPOSED = [
+  'X-RateLimit-Limit',
+  'X-RateLimit-Remaining',
+  'X-RateLimit-Reset',
+  'Retry-After',
+  'Location',
+  'Deprecation',
+  'Sunset',
+  'Link',
+]
+
+interface ErrorBody {
+  code: string
+  message: string
+  status: number
+}
+
+async function expectError(response: Response, status: number, code: string): Promise<ErrorBody> {
+  const text = await response.text()
+  expect(response.status, text).toBe(status)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  const body = JSON.parse(text) as ErrorBody
+  expect(body).toEqual({ code, message: expect.any(String), status })
+  return body
+}
+
+const session = (name: string, headers: Record<string, string> = {}) => ({ 'x-mock-session': name, ...headers })
+
+/** Freezes the clock of a session (default: the default world) through the admin API. */
+async function freeze(url: string, iso = FROZEN, name?: string): Promise<void> {
+  const response = await fetch(`${url}/__mock/clock`, {
+    method: 'POST',
+    headers: name === undefined ? {} : session(name),
+    body: JSON.stringify({ set: iso }),
+  })
+  expect(response.status).toBe(200)
+}
+
+const listPets = (url: string, headers: Record<string, string> = {}, key = 'test-pro') =>
+  fetch(`${url}/v1/pets?limit=100`, { headers: auth(key, headers) })
+
+const ids = async (response: Response): Promise<number[]> => ((await response.json()) as Array<{ id: number }>).map((pet) => pet.id)
+
+describe('CORS', () => {
+  it('answers a preflight with 204 and the allowed methods and headers, without a key', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/v1/pets`, {
+      method: 'OPTIONS',
+      headers: {
+        origin: 'http://localhost:5173',
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization, content-type',
+      },
+    })
+    expect(response.status).toBe(204)
+    expect(response.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    expect(response.headers.get('access-control-allow-methods')).toContain('POST')
+    const allowed = (response.headers.get('access-control-allow-headers') ?? '').toLowerCase()
+    expect(allowed).toContain('authorization')
+    expect(allowed).toContain('content-type')
+    expect(await response.text()).toBe('')
+  })
+
+  it('does not count a preflight against the quota nor journal it', async () => {
+    const { url } = await startServer()
+    await freeze(url)
+    for (let i = 0; i < 3; i++) {
+      const preflight = await fetch(`${url}/v1/pets`, {
+        method: 'OPTIONS',
+        headers: { origin: 'http://localhost:5173', 'access-control-request-method': 'GET', authorization: 'Bearer test-free' },
+      })
+      expect(preflight.status).toBe(204)
+    }
+    expect(await (await fetch(`${url}/__mock/requests`)).json()).toEqual([])
+    const response = await listPets(url, {}, 'test-free')
+    expect(response.headers.get('x-ratelimit-remaining')).toBe('59')
+  })
+
+  it('echoes any origin and exposes the rate-limit, Location and deprecation headers', async () => {
+    const { url } = await startServer()
+    const response = await postPet(url, { name: 'Rex', categoryId: 1 }, { origin: 'https://app.example.com' })
+    expect(response.status).toBe(201)
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com')
+    const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase())
+    for (const name of EXPOSED) expect(exposed).toContain(name.toLowerCase())
+  })
+
+  it('adds CORS headers to errors too', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/v1/pets`, { headers: { origin: 'https://app.example.com' } })
+    await expectError(response, 401, 'unauthorized')
+    expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com')
+  })
+
+  it('allows only the listed origins with corsOrigin', async () => {
+    const { url } = await startServer({ corsOrigin: ['http://localhost:5173'] })
+    const allowed = await listPets(url, { origin: 'http://localhost:5173' })
+    expect(allowed.headers.get('access-control-allow-origin')).toBe('http://localhost:5173')
+    const other = await listPets(url, { origin: 'https://evil.example' })
+    expect(other.status).toBe(200)
+    expect(other.headers.get('access-control-allow-origin')).toBeNull()
+    const preflight = await fetch(`${url}/v1/pets`, {
+      method: 'OPTIONS',
+      headers: { origin: 'https://evil.example', 'access-control-request-method': 'GET' },
+    })
+    expect(preflight.headers.get('access-control-allow-origin')).toBeNull()
+    expect(preflight.headers.get('access-control-allow-methods')).toBeNull()
+  })
+
+  it('sends no CORS headers to a request without Origin', async () => {
+    const { url } = await startServer()
+    const response = await listPets(url)
+    expect(response.headers.get('access-control-allow-origin')).toBeNull()
+  })
+})
+
+describe('sessions', () => {
+  it('keeps the pets of two sessions apart', async () => {
+    const { url } = await startServer()
+    const created = await postPet(url, { name: 'Only-in-alice', categoryId: 1 }, session('alice'))
+    expect(created.status).toBe(201)
+    expect(await ids(await listPets(url, session('alice')))).toContain(51)
+    expect(await ids(await listPets(url, session('bob')))).not.toContain(51)
+    expect(await ids(await listPets(url))).not.toContain(51)
+  })
+
+  it('keeps the rate counters of two sessions apart', async () => {
+    const { url } = await startServer()
+    await freeze(url, FROZEN, 'alice')
+    await freeze(url, FROZEN, 'bob')
+    for (let i = 0; i < 3; i++) await listPets(url, session('alice'), 'test-free')
+    const alice = await listPets(url, session('alice'), 'test-free')
+    const bob = await listPets(url, session('bob'), 'test-free')
+    expect(alice.headers.get('x-ratelimit-remaining')).toBe('56')
+    expect(bob.headers.get('x-ratelimit-remaining')).toBe('59')
+  })
+
+  it('keeps the clock of a session to itself', async () => {
+    const { url } = await startServer()
+    await freeze(url, '2031-01-01T00:00:00Z', 'after-sunset')
+    await expectError(await fetch(`${url}/v1/pets/1`, { headers: auth('test-pro', session('after-sunset')) }), 410, 'gone')
+    expect((await fetch(`${url}/v1/pets/1`, { headers: auth('test-pro', session('before-sunset')) })).status).toBe(200)
+  })
+
+  it('creates a new session from the same seed as the default world', async () => {
+    const { url } = await startServer({ seed: 7 })
+    const main = await (await listPets(url)).text()
+    expect(await (await listPets(url, session('fresh'))).text()).toBe(main)
+  })
+
+  it('answers an invalid session name with 400 invalid_session, on the API and the admin API', async () => {
+    const { url } = await startServer()
+    await expectError(await listPets(url, session('has space')), 400, 'invalid_session')
+    await expectError(await listPets(url, session('x'.repeat(65))), 400, 'invalid_session')
+    await expectError(await fetch(`${url}/__mock/state`, { headers: session('a/b') }), 400, 'invalid_session')
+  })
+
+  it('evicts the least recently used session beyond maxSessions, which then comes back fresh', async () => {
+    const { url } = await startServer({ maxSessions: 2 })
+    expect((await postPet(url, { name: 'Rex', categoryId: 1 }, session('a'))).status).toBe(201)
+    expect((await postPet(url, { name: 'Tom', categoryId: 1 }, session('b'))).status).toBe(201)
+    // Touch b, then create c: a is now the least recently used.
+    await listPets(url, session('b'))
+    await listPets(url, session('c'))
+    expect(await ids(await listPets(url, session('b')))).toContain(51)
+    expect(await ids(await listPets(url, session('a')))).not.toContain(51)
+  })
+
+  it('never evicts the default world', async () => {
+    const { url } = await startServer({ maxSessions: 1 })
+    expect((await postPet(url, { name: 'Rex', categoryId: 1 })).status).toBe(201)
+    for (const name of ['a', 'b', 'c']) await listPets(url, session(name))
+    expect(await ids(await listPets(url))).toContain(51)
+  })
+})
+
+describe('admin API', () => {
+  it('reports health with the session count', async () => {
+    const { url } = await startServer({ maxSessions: 5 })
+    await listPets(url, session('one'))
+    const response = await fetch(`${url}/__mock/health`)
+    expect(response.status).toBe(200)
+    expect(await response.json()).toMatchObject({ status: 'ok', sessions: 2, maxSessions: 5 })
+  })
+
+  it('resets the world to its seed with POST /__mock/reset', async () => {
+    const { url } = await startServer()
+    const before = await (await listPets(url)).text()
+    await postPet(url, { name: 'Rex', categoryId: 1 })
+    const reset = await fetch(`${url}/__mock/reset`, { method: 'POST' })
+    expect(reset.status).toBe(204)
+    expect(await (await listPets(url)).text()).toBe(before)
+    expect(await (await postPet(url, { name: 'Rex', categoryId: 1 })).json()).toMatchObject({ id: 51 })
+  })
+
+  it('resets only the session named in X-Mock-Session', async () => {
+    const { url } = await startServer()
+    await postPet(url, { name: 'Rex', categoryId: 1 }, session('alice'))
+    await postPet(url, { name: 'Rex', categoryId: 1 })
+    expect((await fetch(`${url}/__mock/reset`, { method: 'POST', headers: session('alice') })).status).toBe(204)
+    expect(await ids(await listPets(url, session('alice')))).not.toContain(51)
+    expect(await ids(await listPets(url))).toContain(51)
+  })
+
+  it(`restores a pet with categoryId ${INT64_MAX} byte-exact and the rate counters through export, reset and import`, async () => {
+    const { url } = await startServer()
+    await freeze(url)
+    const created = await postPet(url, `{"name":"Big","categoryId":${INT64_MAX}}`)
+    expect(created.status).toBe(201)
+    for (let i = 0; i < 4; i++) await listPets(url, {}, 'test-free')
+    const exported = await fetch(`${url}/__mock/state`)
+    expect(exported.status).toBe(200)
+    expect(exported.headers.get('content-type')).toMatch(/^application\/json/)
+    const state = await exported.text()
+    expect(state).toContain(`"categoryId": ${INT64_MAX}`)
+
+    expect((await fetch(`${url}/__mock/reset`, { method: 'POST' })).status).toBe(204)
+    await expectError(await fetch(`${url}/v1/pets/51`, { headers: auth('test-pro') }), 404, 'pet_not_found')
+
+    const imported = await fetch(`${url}/__mock/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: state })
+    expect(imported.status).toBe(204)
+    expect(await (await fetch(`${url}/__mock/state`)).text()).toBe(state)
+    const pet = await fetch(`${url}/v1/pets/51`, { headers: auth('test-pro') })
+    expect(await pet.text()).toMatch(new RegExp(`"categoryId":${INT64_MAX}[,}]`))
+    const free = await listPets(url, {}, 'test-free')
+    expect(free.headers.get('x-ratelimit-remaining')).toBe('55')
+  })
+
+  it('refuses a bad state with 400 invalid_admin_request and changes nothing', async () => {
+    const { url } = await startServer()
+    await postPet(url, { name: 'Rex', categoryId: 1 })
+    const before = await (await fetch(`${url}/__mock/state`)).text()
+    for (const body of ['{', '{}', '{"version":1,"pets":"none"}', '[]', '']) {
+      await expectError(await fetch(`${url}/__mock/state`, { method: 'PUT', body }), 400, 'invalid_admin_request')
+    }
+    const valid = JSON.parse(before) as { pets: unknown[] }
+    const oneBadPet = JSON.stringify({ ...valid, pets: [...valid.pets, { id: 'x' }] })
+    await expectError(await fetch(`${url}/__mock/state`, { method: 'PUT', body: oneBadPet }), 400, 'invalid_admin_request')
+    expect(await (await fetch(`${url}/__mock/state`)).text()).toBe(before)
+  })
+
+  it('freezes, advances and releases the clock with POST /__mock/clock', async () => {
+    const { url } = await startServer()
+    const post = (body: unknown) => fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify(body) })
+    const set = await post({ set: '2026-06-01T12:00:00Z' })
+    expect(set.status).toBe(200)
+    expect(await set.json()).toMatchObject({ now: '2026-06-01T12:00:00.000Z', frozen: true })
+    expect(await (await fetch(`${url}/__mock/clock`)).json()).toMatchObject({ now: '2026-06-01T12:00:00.000Z', frozen: true })
+    expect(await (await post({ advanceSeconds: 60 })).json()).toMatchObject({ now: '2026-06-01T12:01:00.000Z', frozen: true })
+    const reset = await listPets(url, {}, 'test-free')
+    expect(reset.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-06-01T12:02:00Z') / 1000))
+    const real = await post({ real: true })
+    expect(await real.json()).toMatchObject({ frozen: false })
+    const now = Date.parse(((await (await fetch(`${url}/__mock/clock`)).json()) as { now: string }).now)
+    expect(Math.abs(now - Date.now())).toBeLessThan(5_000)
+  })
+
+  it.each([
+    ['no field', {}],
+    ['two fields', { set: '2026-06-01T12:00:00Z', advanceSeconds: 60 }],
+    ['a bad date', { set: 'tomorrow' }],
+    ['a non-numeric advance', { advanceSeconds: '60' }],
+    ['real false', { real: false }],
+    ['an unknown field only', { speed: 2 }],
+  ])('answers a clock request with %s with 400 invalid_admin_request', async (_label, body) => {
+    const { url } = await startServer()
+    await expectError(await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify(body) }), 400, 'invalid_admin_request')
+  })
+
+  it('answers a clock request that is not JSON with 400 invalid_admin_request', async () => {
+    const { url } = await startServer()
+    await expectError(await fetch(`${url}/__mock/clock`, { method: 'POST', body: 'set=now' }), 400, 'invalid_admin_request')
+  })
+
+  it.each([
+    ['set to a number beyond the Date range', { set: 1e300 }],
+    ['advanced beyond the Date range', { advanceSeconds: 1e300 }],
+  ])('answers a clock %s with 400 invalid_admin_request and keeps the clock usable', async (_label, body) => {
+    const { url } = await startServer()
+    await freeze(url)
+    await expectError(await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify(body) }), 400, 'invalid_admin_request')
+    const clock = await fetch(`${url}/__mock/clock`)
+    expect(clock.status).toBe(200)
+    expect(await clock.json()).toMatchObject({ now: '2026-06-01T12:00:30.000Z' })
+  })
+
+  it('journals the API requests newest last, with filters by method, path and status', async () => {
+    const { url } = await startServer()
+    await listPets(url)
+    await postPet(url, { name: 'Rex', categoryId: 1 })
+    await fetch(`${url}/v1/pets/999`, { headers: auth('test-pro') })
+    const journal = async (query = '') => {
+      const response = await fetch(`${url}/__mock/requests${query}`)
+      expect(response.status).toBe(200)
+      return (await response.json()) as Array<{ method: string; path: string; status: number; plan?: string }>
+    }
+    expect((await journal()).map((entry) => [entry.method, entry.path, entry.status])).toEqual([
+      ['GET', '/v1/pets', 200],
+      ['POST', '/v1/pets', 201],
+      ['GET', '/v1/pets/999', 404],
+    ])
+    expect((await journal('?method=POST')).map((entry) => entry.status)).toEqual([201])
+    expect((await journal('?method=post')).map((entry) => entry.status)).toEqual([201])
+    expect((await journal('?path=/v1/pets/999')).map((entry) => entry.status)).toEqual([404])
+    expect((await journal('?status=200')).map((entry) => entry.path)).toEqual(['/v1/pets'])
+    expect((await journal('?method=GET&status=404')).map((entry) => entry.path)).toEqual(['/v1/pets/999'])
+    expect((await journal())[0]?.plan).toBe('pro')
+  })
+
+  it('never puts the API key in the journal', async () => {
+    const { url } = await startServer()
+    await listPets(url, {}, 'test-business')
+    expect(await (await fetch(`${url}/__mock/requests`)).text()).not.toContain('test-business')
+  })
+
+  it('answers a journal filter with a bad status with 400 invalid_admin_request', async () => {
+    const { url } = await startServer()
+    await expectError(await fetch(`${url}/__mock/requests?status=ok`), 400, 'invalid_admin_request')
+  })
+
+  it('clears the journal with DELETE /__mock/requests', async () => {
+    const { url } = await startServer()
+    await listPets(url)
+    expect((await fetch(`${url}/__mock/requests`, { method: 'DELETE' })).status).toBe(204)
+    expect(await (await fetch(`${url}/__mock/requests`)).json()).toEqual([])
+  })
+
+  it('keeps a journal per session', async () => {
+    const { url } = await startServer()
+    await listPets(url, session('alice'))
+    expect(await (await fetch(`${url}/__mock/requests`)).json()).toEqual([])
+    expect(await (await fetch(`${url}/__mock/requests`, { headers: session('alice') })).json()).toHaveLength(1)
+  })
+
+  it('serves the OpenAPI document with this server as its server URL', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/__mock/openapi.json`)
+    expect(response.status).toBe(200)
+    const document = (await response.json()) as { openapi: string; servers: Array<{ url: string }>; paths: Record<string, unknown> }
+    expect(document.openapi).toMatch(/^3\./)
+    expect(document.servers[0]?.url).toBe(`${url}/v1`)
+    expect(Object.keys(document.paths)).toEqual(expect.arrayContaining(['/pets', '/pets/{petId}']))
+  })
+
+  it('answers an unknown admin path with 404 route_not_found', async () => {
+    const { url } = await startServer()
+    await expectError(await fetch(`${url}/__mock/nothing`), 404, 'route_not_found')
+  })
+
+  it('answers an admin body with an unsupported charset with a 4xx Error, not 500', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/__mock/state`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json; charset=foo' },
+      body: '{}',
+    })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+  })
+
+  it('answers an admin body with an unknown Content-Encoding with a 4xx Error, not 500', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/__mock/clock`, { method: 'POST', headers: { 'content-encoding': 'bogus' }, body: '{"real":true}' })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+  })
+
+  it('requires the admin token as a Bearer token when adminToken is set', async () => {
+    const { url } = await startServer({ adminToken: 's3cret' })
+    const without = await fetch(`${url}/__mock/health`)
+    await expectError(without, 401, 'admin_unauthorized')
+    expect(without.headers.get('www-authenticate')).toBe('Bearer')
+    await expectError(await fetch(`${url}/__mock/reset`, { method: 'POST', headers: auth('wrong') }), 401, 'admin_unauthorized')
+    await expectError(await fetch(`${url}/__mock/state`, { headers: auth('test-pro') }), 401, 'admin_unauthorized')
+    expect((await fetch(`${url}/__mock/health`, { headers: auth('s3cret') })).status).toBe(200)
+  })
+
+  it('leaves the API to API keys when adminToken is set', async () => {
+    const { url } = await startServer({ adminToken: 's3cret' })
+    expect((await listPets(url)).status).toBe(200)
+    await expectError(await fetch(`${url}/v1/pets`, { headers: auth('s3cret') }), 401, 'unauthorized')
+  })
+
+  it('treats loopback addresses as loopback and any other address as remote', () => {
+    for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) expect(isLoopback(host), host).toBe(true)
+    for (const host of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com']) expect(isLoopback(host), host).toBe(false)
+  })
+})
+
+describe('request bodies', () => {
+  it('refuses a 5 MiB body with 413 payload_too_large and keeps serving', async () => {
+    const { url } = await startServer()
+    const body = JSON.stringify({ name: 'x'.repeat(5 * MIB), categoryId: 1 })
+    await expectError(await postPet(url, body), 413, 'payload_too_large')
+    expect((await listPets(url)).status).toBe(200)
+    expect((await postPet(url, { name: 'Rex', categoryId: 1 })).status).toBe(201)
+  })
+})
+
+describe('requests the HTTP parser refuses', () => {
+  it('answers a method unknown to HTTP with a 4xx Error body', async () => {
+    const { url } = await startServer()
+    const response = await fetch(`${url}/v1/pets`, { method: 'FOO', headers: auth('test-pro') })
+    expect(response.status).toBeGreaterThanOrEqual(400)
+    expect(response.status).toBeLessThan(500)
+    const text = await response.text()
+    expect(text, 'an empty body is not an Error body').not.toBe('')
+    expect(JSON.parse(text)).toEqual({ code: expect.any(String), message: expect.any(String), status: response.status })
+  })
+
+  it('keeps serving after a request the parser refused', async () => {
+    const { url } = await startServer()
+    await fetch(`${url}/v1/pets`, { method: 'FOO' })
+    expect((await listPets(url)).status).toBe(200)
+  })
+})
+
+describe('user handlers', () => {
+  const userHandlers = [
+    http.get('*/v1/store/orders', () => HttpResponse.json([{ id: 1 }])),
+    http.get('*/v1/boom', () => {
+      throw new Error('x')
+    }),
+    http.get('*/v1/reset-me', () => HttpResponse.error()),
+  ]
+
+  it('answers with the user handler in front of the built-in operation', async () => {
+    const { url } = await startServer({ userHandlers })
+    const response = await fetch(`${url}/v1/store/orders`, { headers: auth('test-pro') })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toEqual([{ id: 1 }])
+  })
+
+  it('answers a throwing user handler with a JSON 500 internal_error without the stack', async () => {
+    const { url } = await startServer({ userHandlers })
+    const body = await expectError(await fetch(`${url}/v1/boom`), 500, 'internal_error')
+    expect(body.message).not.toMatch(/\bat \S+:\d+/)
+    expect(JSON.stringify(body)).not.toContain('Error: x')
+  })
+
+  it('ends the socket for HttpResponse.error() and keeps serving', async () => {
+    const { url } = await startServer({ userHandlers })
+    await expect(fetch(`${url}/v1/reset-me`)).rejects.toThrow(TypeError)
+    expect((await listPets(url)).status).toBe(200)
+    expect((await fetch(`${url}/v1/store/orders`)).status).toBe(200)
+  })
+
+  it('passes the requests no user handler takes to the built-in API', async () => {
+    const { url } = await startServer({ userHandlers })
+    expect(await ids(await listPets(url))).toHaveLength(50)
+    expect((await postPet(url, { name: 'Rex', categoryId: 1 })).status).toBe(201)
+    await expectError(await fetch(`${url}/v1/store/orders`, { method: 'POST', headers: auth('test-pro') }), 405, 'method_not_allowed')
+  })
+})
+
+describe('latency, logs and shutdown', () => {
+  it('delays each API response by a fixed latency', async () => {
+    const { url } = await startServer({ latency: 150 })
+    for (let i = 0; i < 2; i++) {
+      const started = performance.now()
+      expect((await listPets(url)).status).toBe(200)
+      expect(performance.now() - started).toBeGreaterThanOrEqual(145)
+    }
+  })
+
+  it('writes one JSON log line per request with method, path, status and plan', async () => {
+    const lines: string[] = []
+    const { url } = await startServer({ log: 'json', write: (line) => lines.push(line) })
+    await listPets(url)
+    await postPet(url, { name: 'Rex', categoryId: 1 })
+    await fetch(`${url}/v1/pets`, { headers: auth('not-a-key') })
+    expect(lines).toHaveLength(3)
+    const entries = lines.map((line) => JSON.parse(line) as Record<string, unknown>)
+    expect(entries[0]).toMatchObject({ method: 'GET', path: '/v1/pets?limit=100', status: 200, plan: 'pro', ms: expect.any(Number) })
+    expect(entries[1]).toMatchObject({ method: 'POST', path: '/v1/pets', status: 201, plan: 'pro' })
+    expect(entries[2]).toMatchObject({ method: 'GET', path: '/v1/pets', status: 401 })
+  })
+
+  it('never writes the Authorization value to the log', async () => {
+    const lines: string[] = []
+    const { url } = await startServer({ log: 'json', write: (line) => lines.push(line) })
+    await listPets(url, {}, 'test-enterprise')
+    await fetch(`${url}/v1/pets`, { headers: auth('sk_live_do-not-log-me') })
+    await fetch(`${url}/__mock/health`, { headers: auth('admin-secret-value') })
+    expect(lines.length).toBeGreaterThanOrEqual(3)
+    const log = lines.join('\n')
+    for (const secret of ['test-enterprise', 'sk_live_do-not-log-me', 'admin-secret-value']) expect(log).not.toContain(secret)
+  })
+
+  it('writes pretty log lines without the Authorization value', async () => {
+    const lines: string[] = []
+    const { url } = await startServer({ log: 'pretty', write: (line) => lines.push(line) })
+    await listPets(url, {}, 'test-business')
+    expect(lines).toHaveLength(1)
+    expect(lines[0]).toMatch(/^GET \/v1\/pets\?limit=100 200 business [\d.]+ms/)
+    expect(lines[0]).not.toContain('test-business')
+  })
+
+  it('finishes an in-flight request when closed, then refuses new connections', async () => {
+    const { server, url } = await startServer({ latency: 400 })
+    const arrived = new Promise<void>((done) => server.server.once('request', () => done()))
+    const inFlight = listPets(url)
+    await arrived
+    const closed = server.close()
+    const response = await inFlight
+    expect(response.status).toBe(200)
+    expect(await ids(response)).toHaveLength(50)
+    await closed
+    await expect(fetch(`${url}/v1/pets`, { headers: auth('test-pro') })).rejects.toThrow(TypeError)
+  })
+
+  it('resolves close() within a second of finishing the in-flight request, though its client keeps the connection alive', async () => {
+    const { server, url } = await startServer({ latency: 200 })
+    const arrived = new Promise<void>((done) => server.server.once('request', () => done()))
+    const inFlight = listPets(url)
+    await arrived
+    let closedAt = 0
+    const closed = server.close().then(() => {
+      closedAt = performance.now()
+    })
+    expect((await inFlight).status).toBe(200)
+    const answeredAt = performance.now()
+    await Promise.race([closed, sleep(4_000)])
+    expect(closedAt, 'close() still pending 4 s after the response').toBeGreaterThan(0)
+    expect(closedAt - answeredAt).toBeLessThan(1_000)
+  })
+
+  it('closes promptly when idle keep-alive connections are open', async () => {
+    const { server, url } = await startServer()
+    expect((await listPets(url)).status).toBe(200)
+    const started = performance.now()
+    await Promise.race([server.close(), sleep(3_000).then(() => Promise.reject(new Error('close() took over 3 s')))])
+    expect(performance.now() - started).toBeLessThan(3_000)
+  })
+})
