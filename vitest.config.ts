@@ -9,6 +9,7 @@ export default defineConfig({
       { test: { name: 'unit', include: ['src/**/*.test.ts'] } },
       { test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: ['test/http/**', 'test/browser/**'] } },
       { test: { name: 'http', include: ['test/http/**/*.test.ts'] } },
+      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
       {
         // The examples import the package by name, as users do; here the name points at the source.
         resolve: {

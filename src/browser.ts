@@ -19,7 +19,10 @@ export interface PetStoreWorkerOptions extends PetStoreOptions {
   persist?: boolean | string
   /** Expose `window.petStore` for the console and dev panels. Default `true`. */
   exposeOnWindow?: boolean
-  /** Passed to msw's `worker.start()`. Default: `{ onUnhandledRequest: 'bypass', quiet: true }`. */
+  /**
+   * Passed to msw's `worker.start()`, over the defaults `{ onUnhandledRequest: 'bypass', quiet: true }`:
+   * `{ serviceWorker: { url: '/app/mockServiceWorker.js' } }` keeps them.
+   */
   start?: StartOptions
 }
 
@@ -61,18 +64,25 @@ export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): 
     if (!storage || timer) return
     timer = setTimeout(async () => {
       timer = undefined
-      await petStore.ready()
-      storage.setItem(storageKey, stringifySnapshot(petStore.snapshot()))
+      try {
+        await petStore.ready()
+        storage.setItem(storageKey, stringifySnapshot(petStore.snapshot()))
+      } catch (error) {
+        // Storage full or blocked: the mock keeps working, only the reload loses the state.
+        console.warn('[petstore-mock] Could not save the state to localStorage:', error)
+      }
     }, SAVE_DELAY_MS)
   }
   const worker = setupWorker(...petStore.handlers)
   if (storage) worker.events.on('response:mocked', save)
-  await worker.start(start ?? { onUnhandledRequest: 'bypass', quiet: true })
+  await worker.start({ onUnhandledRequest: 'bypass', quiet: true, ...start })
 
   const handle: PetStoreWorker = {
     petStore,
     worker,
     async reset() {
+      clearTimeout(timer)
+      timer = undefined
       storage?.removeItem(storageKey)
       await petStore.reset()
     },

@@ -1,0 +1,141 @@
+/**
+ * Size of the `petstore-mock/browser` entry as a front-end app ships it: `src/browser.ts` bundled for
+ * the browser by Vite (production, minified, msw/browser and every dependency included), then gzipped
+ * and brotli-compressed. The rows with a dependency left out show what each one costs.
+ *
+ *   npx tsx bench/browser-bundle.ts           # prints the table
+ *   npx tsx bench/browser-bundle.ts --write   # and writes it into docs/benchmarks.md ("Browser bundle")
+ *
+ * test/browser/bundle.test.ts checks the same bundle for Node built-ins and against a size budget.
+ */
+import { readFile, writeFile } from 'node:fs/promises'
+import { fileURLToPath, pathToFileURL } from 'node:url'
+import { brotliCompressSync, constants, gzipSync } from 'node:zlib'
+import { build, type Plugin, version as viteVersion } from 'vite'
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url))
+const ENTRY = 'src/browser.ts'
+const BENCHMARKS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
+
+export interface BrowserBundle {
+  /** The minified JavaScript of the entry chunk (everything is in one chunk). */
+  readonly code: string
+  /** Every specifier any bundled module imports, as written (`./clock.js`, `msw/browser`, ...). */
+  readonly specifiers: readonly string[]
+  /** The modules in the bundle: absolute paths, or ids such as `__vite-browser-external:fs` for a stubbed built-in. */
+  readonly moduleIds: readonly string[]
+  /** Imports left in the output (only the `external` ones). */
+  readonly imports: readonly string[]
+  readonly minifiedBytes: number
+  readonly gzipBytes: number
+  readonly brotliBytes: number
+}
+
+/**
+ * Bundles `src/browser.ts` for the browser the way an app build does (Vite's client resolve
+ * conditions, `process.env.NODE_ENV` = production, minified), with the given packages left out.
+ *
+ * @example
+ * const { gzipBytes } = await bundleBrowserEntry()
+ */
+export async function bundleBrowserEntry(options: { external?: readonly string[] } = {}): Promise<BrowserBundle> {
+  const specifiers = new Set<string>()
+  const recordImports: Plugin = {
+    name: 'petstore-mock:record-imports',
+    enforce: 'pre',
+    resolveId(source) {
+      specifiers.add(source)
+      return null
+    },
+  }
+  const result = await build({
+    root: ROOT,
+    configFile: false,
+    logLevel: 'silent',
+    mode: 'production',
+    plugins: [recordImports],
+    build: {
+      write: false,
+      minify: true,
+      sourcemap: false,
+      reportCompressedSize: false,
+      rolldownOptions: {
+        input: ENTRY,
+        external: [...(options.external ?? [])],
+        preserveEntrySignatures: 'strict',
+        output: { format: 'es', codeSplitting: false },
+      },
+    },
+  })
+  const outputs = Array.isArray(result) ? result : [result]
+  const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk')
+  const [chunk, ...others] = chunks
+  if (!chunk || others.length > 0)
+    throw new Error(`Expected one chunk from ${ENTRY}, got ${chunks.map((item) => item.fileName).join(', ')}.`)
+  const code = chunk.code
+  return {
+    code,
+    specifiers: [...specifiers].sort(),
+    moduleIds: [...chunk.moduleIds],
+    imports: [...chunk.imports, ...chunk.dynamicImports],
+    minifiedBytes: Buffer.byteLength(code),
+    gzipBytes: gzipSync(code, { level: 9 }).length,
+    brotliBytes: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,
+  }
+}
+
+const VARIANTS: ReadonlyArray<{ label: string; external: readonly string[] }> = [
+  { label: 'everything bundled (what an app ships)', external: [] },
+  { label: 'without msw (the app has it already)', external: ['msw', 'msw/browser'] },
+  { label: 'without @faker-js/faker', external: ['@faker-js/faker'] },
+  { label: 'without zod', external: ['zod'] },
+]
+
+const kib = (bytes: number): string =>
+  `${(bytes / 1024).toLocaleString('en-US', { maximumFractionDigits: 1, minimumFractionDigits: 1 })} KiB`
+
+/** The Markdown table of every variant. */
+export async function browserBundleTable(): Promise<string> {
+  const rows = ['| `petstore-mock/browser` | Minified | Gzip (level 9) | Brotli (quality 11) |', '|---|---:|---:|---:|']
+  for (const { label, external } of VARIANTS) {
+    const bundle = await bundleBrowserEntry({ external })
+    rows.push(`| ${label} | ${kib(bundle.minifiedBytes)} | ${kib(bundle.gzipBytes)} | ${kib(bundle.brotliBytes)} |`)
+  }
+  return rows.join('\n')
+}
+
+/** Replaces (or appends) the "## Browser bundle" section of docs/benchmarks.md, keeping the other sections. */
+async function writeSection(table: string): Promise<void> {
+  const section = [
+    '## Browser bundle',
+    '',
+    `What \`petstore-mock/browser\` adds to a front-end app: \`src/browser.ts\` bundled by Vite ${viteVersion} for the browser`,
+    `(production, minified, one chunk, msw/browser and every dependency included), measured by`,
+    `\`npx tsx bench/browser-bundle.ts --write\` on Node ${process.version}. A row without a dependency shows that dependency's share.`,
+    '',
+    table,
+    '',
+    '- @faker-js/faker is bundled with its whole `en` locale (`new Faker({ locale: [en] })` in `src/store/seed.ts`),',
+    '  though the seed uses only `animal.petName`.',
+    '- `test/browser/bundle.test.ts` fails above its budget (in that file) and if any bundled module imports a Node built-in.',
+    '',
+  ].join('\n')
+  const current = await readFile(BENCHMARKS, 'utf8').catch(() => '# Benchmarks\n')
+  const start = current.search(/^## Browser bundle$/m)
+  let next: string
+  if (start === -1) next = `${current.trimEnd()}\n\n${section}`
+  else {
+    const after = current.slice(start + 1).search(/^## /m)
+    next = current.slice(0, start) + section + (after === -1 ? '' : `\n${current.slice(start + 1 + after)}`)
+  }
+  await writeFile(BENCHMARKS, next)
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const table = await browserBundleTable()
+  console.log(table)
+  if (process.argv.includes('--write')) {
+    await writeSection(table)
+    console.log(`\nWritten to ${BENCHMARKS}`)
+  }
+}

@@ -1,0 +1,150 @@
+/** Shared pieces of the benchmark scripts: processes pinned to cores, wrk runs, medians, tables. */
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+
+const run = promisify(execFile)
+export const ROOT = new URL('..', import.meta.url).pathname
+export const quick = process.argv.includes('--quick')
+/** The server gets core 0, the load generator core 1 (the machines have 2). */
+export const SERVER_CORE = '0'
+export const LOAD_CORE = '1'
+export const BENCH_KEY = 'bench-key'
+
+export function tempDir(prefix: string): string {
+  return mkdtempSync(join(tmpdir(), prefix))
+}
+
+/** A fixtures folder with one key whose limits the load never reaches (rate limiting stays on). */
+export function benchFixtures(): string {
+  const dir = tempDir('petstore-bench-')
+  writeFileSync(
+    join(dir, 'keys.json'),
+    JSON.stringify({ keys: [{ key: BENCH_KEY, plan: 'enterprise', limits: { perMinute: 1e12, perDay: 1e15 } }] }),
+  )
+  return dir
+}
+
+export interface Proc {
+  child: ChildProcess
+  stop(): Promise<void>
+  rssMb(): number
+}
+
+/** Starts a command pinned to a core. */
+export function startPinned(core: string, command: string, args: string[], env: NodeJS.ProcessEnv = {}): Proc {
+  const child = spawn('taskset', ['-c', core, command, ...args], { env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'] })
+  let output = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000)
+  })
+  child.stderr?.on('data', (chunk: Buffer) => {
+    output = (output + chunk.toString()).slice(-4000)
+  })
+  child.on('exit', (code, signal) => {
+    if (code && code !== 0 && signal === null) process.stderr.write(`[bench] ${command} exited ${code}:\n${output}\n`)
+  })
+  return {
+    child,
+    rssMb() {
+      const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
+      return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+    },
+    stop: () =>
+      new Promise((resolve) => {
+        if (child.exitCode !== null || child.signalCode !== null) return resolve()
+        child.once('exit', () => resolve())
+        child.kill('SIGKILL')
+      }),
+  }
+}
+
+/** Polls `url` until it answers `status` (default 200); resolves with the ms it took from `since`. */
+export async function waitFor(
+  url: string,
+  init: RequestInit = {},
+  since = performance.now(),
+  timeoutMs = 120_000,
+  status = 200,
+): Promise<number> {
+  while (performance.now() - since < timeoutMs) {
+    try {
+      const response = await fetch(url, init)
+      await response.arrayBuffer()
+      if (response.status === status) return performance.now() - since
+    } catch {
+      // not up yet
+    }
+    await new Promise((resolve) => setTimeout(resolve, 5))
+  }
+  throw new Error(`[bench] ${url} did not answer ${status} within ${timeoutMs} ms`)
+}
+
+export interface WrkResult {
+  rps: number
+  p50: number
+  p99: number
+  errors: number
+}
+
+/** Runs wrk on the load core: one thread, 10 connections. */
+export async function wrk(
+  url: string,
+  seconds: number,
+  options: { headers?: Record<string, string>; script?: string } = {},
+): Promise<WrkResult> {
+  const args = ['-c', LOAD_CORE, 'wrk', '-t1', '-c10', `-d${seconds}s`, '--latency']
+  for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
+  if (options.script) args.push('-s', options.script)
+  args.push(url)
+  const { stdout } = await run('taskset', args, { maxBuffer: 1 << 20 })
+  const ms = (text: string | undefined) => {
+    if (!text) return Number.NaN
+    const value = Number.parseFloat(text)
+    return text.endsWith('us') ? value / 1000 : text.endsWith('ms') ? value : value * 1000
+  }
+  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1]
+  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
+  return {
+    rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN),
+    p50: ms(/50%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
+    p99: ms(/99%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
+    errors: Number(errors ?? 0) + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+  }
+}
+
+export const median = (values: number[]): number => {
+  const sorted = [...values].sort((a, b) => a - b)
+  const mid = sorted.length >> 1
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2
+}
+
+/** Runs `measure` `rounds` times and keeps the median of each field. */
+export async function rounds<T extends Record<string, number>>(count: number, measure: () => Promise<T>): Promise<T> {
+  const results: T[] = []
+  for (let i = 0; i < count; i++) results.push(await measure())
+  const keys = Object.keys(results[0] as T) as (keyof T)[]
+  return Object.fromEntries(keys.map((key) => [key, median(results.map((r) => r[key] as number))])) as T
+}
+
+/** Prints rows as an aligned table. */
+export function table(title: string, rows: (string | number)[][]): string {
+  const cells = rows.map((row) => row.map((cell) => (typeof cell === 'number' ? format(cell) : cell)))
+  const widths = (cells[0] ?? []).map((_, i) => Math.max(...cells.map((row) => (row[i] ?? '').length)))
+  const line = (row: string[]) => `| ${row.map((cell, i) => cell.padEnd(widths[i] ?? 0)).join(' | ')} |`
+  const [head, ...body] = cells
+  const text = [`\n${title}`, line(head as string[]), `|${widths.map((w) => '-'.repeat(w + 2)).join('|')}|`, ...body.map(line)].join('\n')
+  console.log(text)
+  return text
+}
+
+export function format(n: number): string {
+  if (!Number.isFinite(n)) return 'n/a'
+  if (Math.abs(n) >= 1000) return Math.round(n).toLocaleString('en-US')
+  if (Math.abs(n) >= 10) return n.toFixed(1)
+  return n.toFixed(2)
+}
+
+export const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met')

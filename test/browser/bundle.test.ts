@@ -1,0 +1,52 @@
+import { isBuiltin } from 'node:module'
+import { beforeAll, expect, it } from 'vitest'
+import { type BrowserBundle, bundleBrowserEntry } from '../../bench/browser-bundle.js'
+
+/**
+ * Measured with Vite 8.3.8 on Node 20: 993.2 KiB minified, 355.6 KiB gzip. About 40 % is @faker-js/faker's
+ * whole `en` locale (src/store/seed.ts uses only `animal.petName`), 40 % msw.
+ * Raise the budget only on purpose, and update docs/benchmarks.md (`npx tsx bench/browser-bundle.ts --write`).
+ */
+const BUDGET = { minifiedBytes: 1_050 * 1024, gzipBytes: 375 * 1024 }
+const NODE_ONLY_PACKAGES = ['express', 'msw/node', '@mswjs/interceptors/ClientRequest']
+
+let bundle: BrowserBundle
+
+beforeAll(async () => {
+  bundle = await bundleBrowserEntry()
+  const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`
+  console.log(
+    `petstore-mock/browser bundle: ${kib(bundle.minifiedBytes)} minified, ${kib(bundle.gzipBytes)} gzip, ${kib(bundle.brotliBytes)} brotli`,
+  )
+})
+
+it('bundles every dependency, msw/browser included, into one self-contained file', () => {
+  expect(bundle.imports).toEqual([])
+  expect(bundle.specifiers).toContain('msw/browser')
+})
+
+it('imports no Node built-in from any bundled module', () => {
+  expect(bundle.specifiers.filter((specifier) => specifier.startsWith('node:') || isBuiltin(specifier))).toEqual([])
+})
+
+it('has no built-in stubbed out by the bundler', () => {
+  // Vite swaps a Node built-in imported by browser code for an empty `__vite-browser-external` module.
+  expect(bundle.moduleIds.filter((id) => id.includes('__vite-browser-external') || id.startsWith('\0'))).toEqual([])
+})
+
+it('imports none of express, fs, path or http, nor a Node-only msw entry', () => {
+  const forbidden = (specifier: string) =>
+    ['fs', 'path', 'http'].some((name) => specifier === name || specifier.startsWith(`${name}/`)) ||
+    NODE_ONLY_PACKAGES.some((name) => specifier === name || specifier.startsWith(`${name}/`))
+  expect(bundle.specifiers.filter(forbidden)).toEqual([])
+})
+
+it('leaves no node: specifier and no require() in the output', () => {
+  expect(bundle.code).not.toMatch(/["'`]node:[a-z_/]+["'`]/)
+  expect(bundle.code).not.toMatch(/\brequire\(\s*["'`]/)
+})
+
+it(`stays within the size budget (${BUDGET.minifiedBytes / 1024} KiB minified, ${BUDGET.gzipBytes / 1024} KiB gzip)`, () => {
+  expect(bundle.minifiedBytes).toBeLessThanOrEqual(BUDGET.minifiedBytes)
+  expect(bundle.gzipBytes).toBeLessThanOrEqual(BUDGET.gzipBytes)
+})
