@@ -2,10 +2,10 @@
  * `npm run bench` (add `-- --quick` for a short run): every benchmark of issue #8 in one go, each
  * printing its table with the ratio to its baseline, then a summary of the targets.
  */
-import { execFileSync } from 'node:child_process'
+import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
 import { benchFlatCost } from './flat-cost.js'
-import { benchHttp } from './http.js'
+import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
 import { quick } from './lib.js'
 import { benchMemory } from './memory.js'
@@ -15,9 +15,16 @@ const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice(7)
   .split(',')
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, wrk ${execFileSync('wrk', ['-v'], { encoding: 'utf8' }).split('\n')[0]?.split(' ')[1] ?? '?'}`
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, wrk ${spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0]?.split(' ')[1] ?? '?'}`
 console.log(`petstore-mock benchmarks${quick ? ' (--quick)' : ''} on ${machine}, ${new Date().toISOString()}`)
-const suites = { http: benchHttp, 'flat-cost': benchFlatCost, 'in-process': benchInProcess, memory: benchMemory, soak: benchSoak }
+const suites = {
+  http: benchHttp,
+  startup: benchStartup,
+  'flat-cost': benchFlatCost,
+  'in-process': benchInProcess,
+  memory: benchMemory,
+  soak: benchSoak,
+}
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {
   if (only && !only.includes(name)) continue

@@ -105,7 +105,7 @@ export function createApi(world: ApiWorld): Api {
       result.pet.status === undefined && options.defaultStatus !== undefined ? { ...result.pet, status: options.defaultStatus } : result.pet
     const { entry, written } = world.pets.add(pet)
     const response = json(201, entry.json, { location: `${basePath}/pets/${entry.pet.id}` })
-    return written.then(() => response)
+    return written ? written.then(() => response) : response
   }
 
   const getPet = (petId: string): ApiResponse => {
@@ -158,10 +158,13 @@ export function createApi(world: ApiWorld): Api {
       }
       const quota = world.quota.consume(caller.key)
       const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), ...(route.ok ? { operation: route.operation } : {}) }
-      const finish = (response: ApiResponse): ApiResponse => ({
-        ...withHeaders(response, extra ? { ...quota.headers, ...extra } : quota.headers),
-        meta,
-      })
+      const finish = (response: ApiResponse): ApiResponse => {
+        // The quota's headers object is new for each request: add to it rather than copy it (hot path).
+        const headers = quota.headers
+        if (extra) Object.assign(headers, extra)
+        Object.assign(headers, response.headers)
+        return { status: response.status, headers, body: response.body, meta }
+      }
       if (!quota.ok) return finish(problem(quota.code, quota.message))
 
       if (!route.ok) {

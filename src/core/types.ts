@@ -61,8 +61,11 @@ export interface PetRepository {
   get(id: bigint): PetEntry | undefined
   /** Up to `limit` pets in ascending id order, optionally only those with `status`. */
   list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
-  /** Stores a new pet under the next id; the returned entry is visible to `get`/`list` at once. */
-  add(pet: NewPet): { entry: PetEntry; written: Promise<void> }
+  /**
+   * Stores a new pet under the next id; the returned entry is visible to `get`/`list` at once.
+   * `written` settles when a slower copy (the @msw/data collection) has it too.
+   */
+  add(pet: NewPet): { entry: PetEntry; written?: Promise<void> | undefined }
 }
 
 export type Plan = 'free' | 'pro' | 'business' | 'enterprise'

@@ -8,9 +8,9 @@ import { type ErrorCode, problem } from '../core/errors.js'
 import type { JournalFilter } from '../core/journal.js'
 import { stringifyJson } from '../core/json.js'
 import type { ApiResponse } from '../core/types.js'
-import type { PetStore } from '../create-pet-store.js'
 import { openApiDocument } from '../openapi.js'
 import { stringifySnapshot } from '../snapshot.js'
+import type { World as PetStore } from '../world.js'
 import type { Sessions } from './sessions.js'
 
 export interface AdminOptions {

@@ -4,7 +4,7 @@
  * parser: it reads the raw body itself so int64 values stay exact.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
-import type { PetStore } from '../create-pet-store.js'
+import type { World as PetStore } from '../world.js'
 import { readBody, splitUrl } from './node-request.js'
 
 export interface PetStoreMiddlewareOptions {

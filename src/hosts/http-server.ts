@@ -9,11 +9,10 @@ import type { RequestHandler } from 'msw'
 import { problem } from '../core/errors.js'
 import { between, createRandom, type Random } from '../core/random.js'
 import type { ApiRequest, ApiResponse } from '../core/types.js'
-import type { PetStore, PetStoreOptions } from '../create-pet-store.js'
-import { createAdminApp } from './admin.js'
+import type { World as PetStore, PetStoreOptions } from '../world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
 import { TIMEOUT_FAULT_MAX_MS } from './fetch.js'
-import { readBody, splitUrl } from './node-request.js'
+import { hasBody, readBody, splitUrl } from './node-request.js'
 import { createSessions, DEFAULT_SESSION, type Sessions } from './sessions.js'
 import { readStateFile, writeStateFile } from './state-file.js'
 import { runUserHandlers } from './user-handlers.js'
@@ -58,6 +57,7 @@ export interface PetStoreServer {
   readonly server: Server
 }
 
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
 const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/
 const SAVE_DELAY_MS = 250
 
@@ -130,7 +130,16 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
 
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
-  const admin = createAdminApp({ sessions, token: adminToken, serverUrl: () => url, startedAt: Date.now(), onChange: changed })
+  const startedAt = Date.now()
+  // express is loaded on the first admin call, not at start-up.
+  let admin: Promise<(req: IncomingMessage, res: ServerResponse) => void> | undefined
+  const adminApp = () => {
+    admin ??= import('./admin.js').then(({ createAdminApp }) => {
+      const app = createAdminApp({ sessions, token: adminToken, serverUrl: () => url, startedAt, onChange: changed })
+      return (req: IncomingMessage, res: ServerResponse) => app(req, res)
+    })
+    return admin
+  }
 
   const log = (req: IncomingMessage, status: number, plan: string | undefined, started: number, note?: string) => {
     if (logFormat === 'silent') return
@@ -155,7 +164,10 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   }
 
   const send = (res: ServerResponse, response: ApiResponse, extra: Record<string, string>, close: boolean) => {
-    const headers: Record<string, string | number> = { ...response.headers, ...extra, 'content-length': Buffer.byteLength(response.body) }
+    // The core's headers object is this response's own: add to it rather than copy it.
+    const headers: Record<string, string> = response.headers
+    for (const name in extra) headers[name] = extra[name] as string
+    headers['content-length'] = String(Buffer.byteLength(response.body))
     if (close || closing) headers.connection = 'close'
     res.writeHead(response.status, headers)
     res.end(response.body)
@@ -167,21 +179,119 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     return ms > 0 ? new Promise((resolve) => setTimeout(resolve, ms)) : undefined
   }
 
-  const onRequest = async (req: IncomingMessage, res: ServerResponse): Promise<void> => {
-    const started = performance.now()
+  const fail = (req: IncomingMessage, res: ServerResponse, cors: Record<string, string>, started: number, error: unknown) => {
+    console.error('[petstore-mock] Request failed:', error)
+    if (!res.headersSent)
+      send(res, problem('internal_error', 'The mock failed to answer this request; the server log has the details.'), cors, false)
+    else res.destroy()
+    log(req, 500, undefined, started, 'error')
+  }
+
+  /** Writes the core's answer: at once when there is no latency or fault, the common case. */
+  const answer = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    store: PetStore,
+    response: ApiResponse,
+    cors: Record<string, string>,
+    abandoned: boolean,
+    started: number,
+  ) => {
+    if (response.drop !== undefined) {
+      changed()
+      store.markDelivered(response)
+      if (response.drop === 'timeout') {
+        // No answer until the client gives up (or the cap), then the connection is dropped.
+        const timer = setTimeout(() => res.destroy(), TIMEOUT_FAULT_MAX_MS)
+        res.on('close', () => clearTimeout(timer))
+      } else res.destroy()
+      return log(req, 0, response.meta?.plan, started, response.meta?.fault)
+    }
+    send(res, response, cors, abandoned)
+    store.markDelivered(response)
+    if (abandoned) res.on('finish', () => req.destroy())
+    changed()
+    log(req, response.status, response.meta?.plan, started, response.meta?.fault)
+  }
+
+  const serve = (
+    req: IncomingMessage,
+    res: ServerResponse,
+    store: PetStore,
+    request: ApiRequest,
+    cors: Record<string, string>,
+    abandoned: boolean,
+    started: number,
+  ) => {
+    const result = store.handle(request)
+    const wait = result instanceof Promise ? undefined : delay(result.delayMs)
+    if (!(result instanceof Promise) && wait === undefined) return answer(req, res, store, result, cors, abandoned, started)
+    void (async () => {
+      const response = await result
+      await (wait ?? delay(response.delayMs))
+      answer(req, res, store, response, cors, abandoned, started)
+    })().catch((error: unknown) => fail(req, res, cors, started, error))
+  }
+
+  /** Requests with a body, or when user handlers are loaded: read the body first. */
+  const serveWithBody = async (
+    req: IncomingMessage,
+    res: ServerResponse,
+    store: PetStore,
+    path: string,
+    query: string,
+    cors: Record<string, string>,
+    started: number,
+  ) => {
+    const body = await readBody(req, maxBodyBytes, drainLimit)
+    if (userHandlers.length > 0 && !body.tooLarge) {
+      const result = await runUserHandlers(userHandlers, toFetchRequest(req, url || 'http://127.0.0.1', body.text))
+      if (result.kind === 'network-error') {
+        res.socket?.destroy()
+        return log(req, 0, undefined, started, 'user handler: network error')
+      }
+      if (result.kind === 'response') {
+        const headers: Record<string, string> = { ...cors }
+        result.response.headers.forEach((value, name) => {
+          headers[name] = value
+        })
+        const buffer = Buffer.from(await result.response.arrayBuffer())
+        headers['content-length'] = String(buffer.length)
+        res.writeHead(result.response.status, headers)
+        res.end(buffer)
+        return log(req, result.response.status, undefined, started, 'user handler')
+      }
+    }
+    const request: ApiRequest = {
+      method: req.method ?? 'GET',
+      path,
+      query,
+      headers: req.headers,
+      body: body.text,
+      ...(body.tooLarge ? { bodyTooLarge: true } : {}),
+    }
+    serve(req, res, store, request, cors, body.abandoned, started)
+  }
+
+  const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
+    const started = logFormat === 'silent' ? 0 : performance.now()
     const origin = req.headers.origin
-    const cors = corsHeaders(corsOrigin, origin)
+    const cors = origin === undefined ? NO_HEADERS : corsHeaders(corsOrigin, origin)
     try {
       const { path, query } = splitUrl(req.url ?? '/')
       if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
         res.writeHead(204, { ...preflightHeaders(corsOrigin, origin, req.headers['access-control-request-headers']), 'content-length': 0 })
         res.end()
-        return log(req, 204, undefined, started, 'preflight')
+        log(req, 204, undefined, started, 'preflight')
+        return
       }
       if (path === '/__mock' || path.startsWith('/__mock/')) {
         for (const [name, value] of Object.entries(cors)) res.setHeader(name, value)
         res.on('finish', () => log(req, res.statusCode, undefined, started, 'admin'))
-        admin(req, res)
+        adminApp().then(
+          (app) => app(req, res),
+          (error: unknown) => fail(req, res, cors, started, error),
+        )
         return
       }
       const store = sessions.get(req.headers['x-mock-session'] as string | undefined)
@@ -192,66 +302,20 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
           cors,
           false,
         )
-        return log(req, 400, undefined, started)
+        log(req, 400, undefined, started)
+        return
       }
-      const body = await readBody(req, maxBodyBytes, drainLimit)
-      if (userHandlers.length > 0 && !body.tooLarge) {
-        const result = await runUserHandlers(userHandlers, toFetchRequest(req, url || 'http://127.0.0.1', body.text))
-        if (result.kind === 'network-error') {
-          res.socket?.destroy()
-          return log(req, 0, undefined, started, 'user handler: network error')
-        }
-        if (result.kind === 'response') {
-          const headers: Record<string, string> = { ...cors }
-          result.response.headers.forEach((value, name) => {
-            headers[name] = value
-          })
-          const buffer = Buffer.from(await result.response.arrayBuffer())
-          headers['content-length'] = String(buffer.length)
-          res.writeHead(result.response.status, headers)
-          res.end(buffer)
-          return log(req, result.response.status, undefined, started, 'user handler')
-        }
+      if (hasBody(req) || userHandlers.length > 0) {
+        serveWithBody(req, res, store, path, query, cors, started).catch((error: unknown) => fail(req, res, cors, started, error))
+        return
       }
-      const request: ApiRequest = {
-        method: req.method ?? 'GET',
-        path,
-        query,
-        headers: req.headers,
-        body: body.text,
-        ...(body.tooLarge ? { bodyTooLarge: true } : {}),
-      }
-      const result = store.handle(request)
-      const response = result instanceof Promise ? await result : result
-      const wait = delay(response.delayMs)
-      if (wait) await wait
-      if (response.drop !== undefined) {
-        changed()
-        store.markDelivered(response)
-        if (response.drop === 'timeout') {
-          // No answer until the client gives up (or the cap), then the connection is dropped.
-          const timer = setTimeout(() => res.destroy(), TIMEOUT_FAULT_MAX_MS)
-          res.on('close', () => clearTimeout(timer))
-        } else res.destroy()
-        return log(req, 0, response.meta?.plan, started, response.meta?.fault)
-      }
-      send(res, response, cors, body.abandoned)
-      store.markDelivered(response)
-      if (body.abandoned) res.on('finish', () => req.destroy())
-      changed()
-      log(req, response.status, response.meta?.plan, started, response.meta?.fault)
+      serve(req, res, store, { method: req.method ?? 'GET', path, query, headers: req.headers, body: undefined }, cors, false, started)
     } catch (error) {
-      console.error('[petstore-mock] Request failed:', error)
-      if (!res.headersSent)
-        send(res, problem('internal_error', 'The mock failed to answer this request; the server log has the details.'), cors, false)
-      else res.destroy()
-      log(req, 500, undefined, started, 'error')
+      fail(req, res, cors, started, error)
     }
   }
 
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, (req, res) => {
-    void onRequest(req, res)
-  })
+  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, onRequest)
   server.on('clientError', (error, socket) => {
     if (!socket.writable) return socket.destroy(error)
     // Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body.

@@ -3,7 +3,7 @@
  * (pets, counters, bans, clock), created on first use. The number of live sessions is bounded:
  * the least recently used is evicted (never the default session).
  */
-import { createPetStore, type PetStore, type PetStoreOptions } from '../create-pet-store.js'
+import { createWorld, type World as PetStore, type PetStoreOptions } from '../world.js'
 
 export const DEFAULT_SESSION = 'default'
 const SESSION_NAME = /^[A-Za-z0-9._:-]{1,64}$/
@@ -31,7 +31,8 @@ export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
  * sessions.get(request.headers['x-mock-session'])
  */
 export function createSessions(options: PetStoreOptions, max: number, onCreate?: (name: string, store: PetStore) => void): Sessions {
-  const create = () => createPetStore(options)
+  // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
+  const create = () => createWorld({ ...options, collection: false })
   const main = create()
   const live = new Map<string, PetStore>()
   const touch = (name: string, store: PetStore) => {

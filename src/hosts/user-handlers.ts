@@ -2,7 +2,7 @@
  * The user's own msw handlers in the standalone server (`--handlers FILE`), through msw's public
  * `getResponse` (decisions/007-user-handlers-over-getresponse.md). Only used when handlers are loaded.
  */
-import { getResponse, type RequestHandler } from 'msw'
+import type { RequestHandler } from 'msw'
 
 export type UserHandlerResult = { kind: 'none' } | { kind: 'response'; response: Response } | { kind: 'network-error' }
 
@@ -11,6 +11,8 @@ export type UserHandlerResult = { kind: 'none' } | { kind: 'response'; response:
  * propagates to the caller, which answers a JSON 500.
  */
 export async function runUserHandlers(handlers: readonly RequestHandler[], request: Request): Promise<UserHandlerResult> {
+  // msw is loaded only when user handlers are: a server without them starts faster.
+  const { getResponse } = await import('msw')
   const response = await getResponse([...handlers], request)
   if (response === undefined) return { kind: 'none' }
   if (response.type === 'error') return { kind: 'network-error' }

@@ -101,3 +101,16 @@ describe('generatePets', () => {
     expect(pets.every((pet) => pet.name.length > 0)).toBe(true)
   })
 })
+
+describe('createPetData({ collection: false })', () => {
+  it('keeps pets in the indexes only, written at once', () => {
+    const data = createPetData({ collection: false })
+    void data.load(generatePets({ seed: 1, count: 5, categories: 2 }))
+    expect(data.collection).toBeUndefined()
+    const { entry, written } = data.repository.add({ name: 'Now', categoryId: 1n })
+    expect(written).toBeUndefined()
+    expect(entry.pet.id).toBe(6n)
+    expect(data.repository.get(6n)?.pet.name).toBe('Now')
+    expect(data.snapshot().nextId).toBe(7n)
+  })
+})

@@ -5,13 +5,15 @@
 import { Collection } from '@msw/data'
 import type { PetEntry, PetRepository } from '../core/types.js'
 import { type NewPet, type Pet, PetRecordSchema, PetSchema } from '../schemas.js'
+import { createIndexOnlyData } from './index-only-data.js'
 import { createPetIndex } from './pet-index.js'
+import { toNewPet } from './to-new-pet.js'
 
 export type PetCollection = Collection<typeof PetRecordSchema>
 
 export interface PetData {
-  /** The @msw/data collection: read and write pets in test set-up. */
-  readonly collection: PetCollection
+  /** The @msw/data collection: read and write pets in test set-up (`undefined` when created without one). */
+  readonly collection: PetCollection | undefined
   readonly repository: PetRepository
   /** Replaces every pet with `pets` (ids kept); ids are assigned after the highest, or from `nextId`. */
   load(pets: readonly Pet[], nextId?: bigint): Promise<void>
@@ -26,7 +28,14 @@ function toPet(record: unknown): Pet | undefined {
   return parsed.success ? parsed.data : undefined
 }
 
-export function createPetData(): PetData {
+/**
+ * @param options.collection `false` keeps the pets in the indexes only: no @msw/data collection to
+ * write to, for hosts where no set-up code reads it (the standalone server's sessions).
+ */
+export function createPetData(options?: { collection?: true }): PetData & { readonly collection: PetCollection }
+export function createPetData(options: { collection?: boolean }): PetData
+export function createPetData(options: { collection?: boolean } = {}): PetData {
+  if (options.collection === false) return createIndexOnlyData()
   const collection: PetCollection = new Collection({ schema: PetRecordSchema })
   const index = createPetIndex()
   /** Ids the store itself is writing to the collection: their create hooks are expected. */
@@ -92,15 +101,11 @@ export function createPetData(): PetData {
   const repository: PetRepository = {
     get: (id) => index.get(id),
     list: (status, limit) => index.list(status, limit),
-    add(newPet: NewPet): { entry: PetEntry; written: Promise<void> } {
+    add(newPet: NewPet): { entry: PetEntry; written?: Promise<void> } {
       const id = nextId
       nextId += 1n
-      const pet: Pet =
-        newPet.status === undefined
-          ? { id, name: newPet.name, categoryId: newPet.categoryId }
-          : { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
-      const entry = index.put(pet)
-      const written = write(pet)
+      const entry = index.put(toNewPet(id, newPet))
+      const written = write(entry.pet)
       track(written)
       return { entry, written }
     },
