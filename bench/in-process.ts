@@ -14,15 +14,11 @@ const URL_LIST = 'https://api.petstore.test/v1/pets?limit=20'
 const init = { headers: { authorization: 'Bearer bench-key' } }
 const keys = [{ key: 'bench-key', plan: 'enterprise' as const, limits: { perMinute: 1e12, perDay: 1e15 } }]
 
-async function perRequest(send: () => Promise<Response>): Promise<number> {
-  for (let i = 0; i < 200; i++) await (await send()).text()
-  const samples: number[] = []
-  for (let r = 0; r < ROUNDS; r++) {
-    const started = performance.now()
-    for (let i = 0; i < N; i++) await (await send()).text()
-    samples.push(((performance.now() - started) * 1000) / N)
-  }
-  return median(samples)
+/** µs per request of `send`, over N sequential requests. */
+async function timeRound(send: () => Promise<Response>): Promise<number> {
+  const started = performance.now()
+  for (let i = 0; i < N; i++) await (await send()).text()
+  return ((performance.now() - started) * 1000) / N
 }
 
 export async function benchInProcess(): Promise<{ lines: string[]; ok: boolean }> {
@@ -30,17 +26,38 @@ export async function benchInProcess(): Promise<{ lines: string[]; ok: boolean }
   const petStore = createPetStore({ keys })
   const fixed = await (await petStore.fetch(URL_LIST, init)).json()
 
+  // The three paths take turns, round after round, so JIT warm-up and machine load fall on all alike.
   const bareServer = setupServer(http.get('https://api.petstore.test/v1/pets', () => HttpResponse.json(fixed)))
-  bareServer.listen()
-  const bare = await perRequest(() => fetch(URL_LIST, init))
-  bareServer.close()
-
   const server = setupServer(...petStore.handlers)
-  server.listen()
-  const viaMsw = await perRequest(() => fetch(URL_LIST, init))
-  server.close()
-
-  const direct = await perRequest(() => petStore.fetch(URL_LIST, init))
+  const paths = {
+    bare: async () => {
+      bareServer.listen()
+      try {
+        return await timeRound(() => fetch(URL_LIST, init))
+      } finally {
+        bareServer.close()
+      }
+    },
+    viaMsw: async () => {
+      server.listen()
+      try {
+        return await timeRound(() => fetch(URL_LIST, init))
+      } finally {
+        server.close()
+      }
+    },
+    direct: () => timeRound(() => petStore.fetch(URL_LIST, init)),
+  }
+  const samples: Record<keyof typeof paths, number[]> = { bare: [], viaMsw: [], direct: [] }
+  for (let r = 0; r < ROUNDS + 1; r++) {
+    for (const [name, run] of Object.entries(paths) as [keyof typeof paths, () => Promise<number>][]) {
+      const value = await run()
+      if (r > 0) samples[name].push(value) // round 0 warms up
+    }
+  }
+  const bare = median(samples.bare)
+  const viaMsw = median(samples.viaMsw)
+  const direct = median(samples.direct)
 
   const creates: number[] = []
   for (let i = 0; i < (quick ? 50 : 200); i++) {

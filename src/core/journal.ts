@@ -133,7 +133,12 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
     delivered: number | undefined
     entry?: JournalEntry | undefined
   }
-  const byResponse = new WeakMap<ApiResponse, Raw>()
+  /**
+   * Answers not yet handed to the client, by response object. A Map (not a WeakMap, slower to
+   * write) from which delivery removes them; capped for hosts that never report delivery.
+   */
+  const undelivered = new Map<ApiResponse, Raw>()
+  const undeliveredCap = Math.max(limit, 1_000)
   let ring: Raw[] = []
   let start = 0
   let seq = 0
@@ -196,7 +201,8 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
         arrival: extra.arrival,
         delivered: undefined,
       }
-      byResponse.set(response, raw)
+      undelivered.set(response, raw)
+      if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
       if (limit > 0) {
         if (ring.length < limit) ring.push(raw)
         else {
@@ -210,8 +216,9 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
       }
     },
     delivered(response, nextArrival) {
-      const raw = byResponse.get(response)
-      if (!raw || raw.delivered !== undefined) return
+      const raw = undelivered.get(response)
+      if (!raw) return
+      undelivered.delete(response)
       raw.delivered = nextArrival
       raw.entry = undefined
     },
