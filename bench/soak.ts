@@ -5,13 +5,18 @@
 import { join } from 'node:path'
 import { BENCH_KEY, benchFixtures, quick, ROOT, SERVER_CORE, startPinned, table, verdict, waitFor } from './lib.js'
 
-const DURATION_S = quick ? 45 : 600
-const RATE = 200
-const SESSIONS = 50
+const DURATION_S = quick ? 60 : 600
+const RATE = 500
+/** --quick keeps fewer sessions, so their journals (1,000 entries each) fill within its warm-up too. */
+const SESSIONS = quick ? 10 : 50
+/** Warm-up: sessions created, journals full, heap grown to its working size. */
+const WARM_UP = 0.4
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 
 export async function benchSoak(): Promise<{ lines: string[]; ok: boolean }> {
-  console.log(`\n# Soak (${DURATION_S} s at ${RATE} req/s across ${SESSIONS} sessions: 70 % list, 25 % get, 5 % create)`)
+  console.log(
+    `\n# Soak (${DURATION_S} s at ${RATE} req/s across ${SESSIONS} sessions: 70 % list, 25 % get, 5 % create; warm-up ${WARM_UP * 100} %)`,
+  )
   const port = 4900
   const base = `http://127.0.0.1:${port}`
   const proc = startPinned(SERVER_CORE, process.execPath, [
@@ -78,7 +83,7 @@ export async function benchSoak(): Promise<{ lines: string[]; ok: boolean }> {
       await response.arrayBuffer()
       if (response.status !== 200) missing++
     }
-    const warm = samples.filter((s) => s.t >= DURATION_S * 0.2)
+    const warm = samples.filter((s) => s.t >= DURATION_S * WARM_UP)
     const first = warm[0]?.rss ?? Number.NaN
     const peak = Math.max(...warm.map((s) => s.rss))
     const growth = (peak - first) / first

@@ -20,7 +20,8 @@ export interface PetStoreWorkerOptions extends PetStoreOptions {
   /** Expose `window.petStore` for the console and dev panels. Default `true`. */
   exposeOnWindow?: boolean
   /**
-   * Passed to msw's `worker.start()`, over the defaults `{ onUnhandledRequest: 'bypass', quiet: true }`:
+   * Passed to msw's `worker.start()`, over the defaults `{ onUnhandledRequest: 'bypass', quiet: true }`
+   * (`onUnhandledFrame` in msw 3):
    * `{ serviceWorker: { url: '/app/mockServiceWorker.js' } }` keeps them.
    */
   start?: StartOptions
@@ -38,6 +39,12 @@ export interface PetStoreWorker {
 }
 
 const SAVE_DELAY_MS = 200
+
+/**
+ * The app's own requests (assets, other APIs) pass through silently. msw 2 reads `onUnhandledRequest`,
+ * msw 3 renamed it `onUnhandledFrame`; each ignores the other's name, so both are set (#9, decisions/008).
+ */
+const START_DEFAULTS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true } as StartOptions
 
 /**
  * Starts msw's service worker with a Pet Store world, and (by default) puts it on `window.petStore`
@@ -75,7 +82,7 @@ export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): 
   }
   const worker = setupWorker(...petStore.handlers)
   if (storage) worker.events.on('response:mocked', save)
-  await worker.start({ onUnhandledRequest: 'bypass', quiet: true, ...start })
+  await worker.start({ ...START_DEFAULTS, ...start })
 
   const handle: PetStoreWorker = {
     petStore,

@@ -125,8 +125,15 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
   interface Raw {
     seq: number
     at: number
-    request: ApiRequest
-    response: ApiResponse
+    // Only what an entry needs: a whole request keeps every header, a response its body (soak memory).
+    method: string
+    path: string
+    query: string
+    body: string | undefined
+    status: number
+    headers: Readonly<Record<string, string>>
+    meta: ApiResponse['meta']
+    code: string | undefined
     scenario: string | undefined
     fault: string | undefined
     arrival: number
@@ -146,21 +153,21 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
 
   const toEntry = (raw: Raw): JournalEntry => {
     if (raw.entry) return raw.entry
-    const { request, response } = raw
-    const h = response.headers
+    const { meta } = raw
+    const h = raw.headers
     const entry: JournalEntry = {
       seq: raw.seq,
       at: raw.at,
       time: new Date(raw.at).toISOString(),
-      method: request.method,
-      path: request.path,
-      query: request.query,
-      key: response.meta?.plan === undefined ? undefined : `${response.meta.plan} ${response.meta.keyHint ?? ''}`.trim(),
-      plan: response.meta?.plan,
-      operation: response.meta?.operation,
-      bodySize: request.body === undefined ? 0 : utf8Length(request.body),
-      body: parseBody(request.body),
-      status: response.status,
+      method: raw.method,
+      path: raw.path,
+      query: raw.query,
+      key: meta?.plan === undefined ? undefined : `${meta.plan} ${meta.keyHint ?? ''}`.trim(),
+      plan: meta?.plan,
+      operation: meta?.operation,
+      bodySize: raw.body === undefined ? 0 : utf8Length(raw.body),
+      body: parseBody(raw.body),
+      status: raw.status,
       rateLimit: Object.fromEntries(
         Object.entries({
           limit: numberOr(h['x-ratelimit-limit']),
@@ -170,7 +177,7 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
           retryAt: retryAt(raw.at, h['retry-after']),
         }).filter(([, value]) => value !== undefined),
       ),
-      code: errorCode(response),
+      code: raw.code,
       scenario: raw.scenario,
       fault: raw.fault,
       arrival: raw.arrival,
@@ -194,8 +201,14 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
       const raw: Raw = {
         seq,
         at: now(),
-        request,
-        response,
+        method: request.method,
+        path: request.path,
+        query: request.query,
+        body: request.body,
+        status: response.status,
+        headers: response.headers,
+        meta: response.meta,
+        code: errorCode(response),
         scenario: extra.scenario,
         fault: extra.fault,
         arrival: extra.arrival,
