@@ -9,12 +9,12 @@ import { join } from 'node:path'
 import { openApiDocument } from '../src/openapi.js'
 import {
   BENCH_KEY,
-  benchFixtures,
   median,
   quick,
   ROOT,
   rounds,
   SERVER_CORE,
+  startMock,
   startPinned,
   table,
   tempDir,
@@ -43,22 +43,11 @@ const ops = [
 ] as const
 
 function ours(port: number): Target {
-  const fixtures = benchFixtures()
   return {
     name: 'petstore-mock',
     base: `http://127.0.0.1:${port}`,
     async start() {
-      const proc = startPinned(SERVER_CORE, process.execPath, [
-        join(ROOT, 'dist/src/cli.js'),
-        '--port',
-        String(port),
-        '--pets',
-        String(PETS),
-        '--log',
-        'silent',
-        '--fixtures',
-        fixtures,
-      ])
+      const proc = startMock(port, ['--pets', String(PETS)])
       await waitFor(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: auth })
       return proc.stop
     },

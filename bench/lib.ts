@@ -61,6 +61,20 @@ export function startPinned(core: string, command: string, args: string[], env: 
   }
 }
 
+/** The built petstore-mock server on `port`, pinned to the server core, with the bench key and no request log. */
+export function startMock(port: number, args: string[] = []): Proc {
+  return startPinned(SERVER_CORE, process.execPath, [
+    join(ROOT, 'dist/src/cli.js'),
+    '--port',
+    String(port),
+    '--log',
+    'silent',
+    '--fixtures',
+    benchFixtures(),
+    ...args,
+  ])
+}
+
 /** Polls `url` until it answers `status` (default 200); resolves with the ms it took from `since`. */
 export async function waitFor(
   url: string,

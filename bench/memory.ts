@@ -1,22 +1,12 @@
 /** Target 4 (issue #8): 1,000 idle sessions of the standalone server within 300 MB RSS; 100,000 pets within 150 MB RSS. */
-import { join } from 'node:path'
-import { BENCH_KEY, benchFixtures, ROOT, SERVER_CORE, startPinned, table, verdict, waitFor } from './lib.js'
+import { BENCH_KEY, startMock, table, verdict, waitFor } from './lib.js'
 
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000))
 
 async function rss(args: string[], load: (base: string) => Promise<void>): Promise<number> {
   const port = 4300 + Math.floor(Math.random() * 500)
-  const proc = startPinned(SERVER_CORE, process.execPath, [
-    join(ROOT, 'dist/src/cli.js'),
-    '--port',
-    String(port),
-    '--log',
-    'silent',
-    '--fixtures',
-    benchFixtures(),
-    ...args,
-  ])
+  const proc = startMock(port, args)
   try {
     const base = `http://127.0.0.1:${port}`
     await waitFor(`${base}/v1/pets?limit=1`, { headers: auth })

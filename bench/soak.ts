@@ -2,8 +2,7 @@
  * Target 6 (issue #8): mixed traffic across 50 sessions at a fixed rate (10 minutes; 45 s with
  * --quick): RSS flat within 10 % after warm-up, no 5xx, every created pet retrievable after.
  */
-import { join } from 'node:path'
-import { BENCH_KEY, benchFixtures, quick, ROOT, SERVER_CORE, startPinned, table, verdict, waitFor } from './lib.js'
+import { BENCH_KEY, quick, startMock, table, verdict, waitFor } from './lib.js'
 
 const DURATION_S = quick ? 60 : 600
 const RATE = 500
@@ -19,15 +18,7 @@ export async function benchSoak(): Promise<{ lines: string[]; ok: boolean }> {
   )
   const port = 4900
   const base = `http://127.0.0.1:${port}`
-  const proc = startPinned(SERVER_CORE, process.execPath, [
-    join(ROOT, 'dist/src/cli.js'),
-    '--port',
-    String(port),
-    '--log',
-    'silent',
-    '--fixtures',
-    benchFixtures(),
-  ])
+  const proc = startMock(port)
   const created: { session: string; id: number }[] = []
   const statuses = new Map<number, number>()
   const samples: { t: number; rss: number }[] = []
