@@ -75,12 +75,13 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true })
 })
 
-it('packs the built entries, the scenarios and the docs, and no tests, source maps or sources', () => {
+it('packs the built entries, the scenarios, the docs and the licence, and no tests, source maps or sources', () => {
   const paths = packed.map((file) => file.path)
-  expect(paths.filter((path) => !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|README\.md$|package\.json$)/.test(path))).toEqual(
-    [],
-  )
+  expect(
+    paths.filter((path) => !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|README\.md$|LICENSE$|package\.json$)/.test(path)),
+  ).toEqual([])
   expect(paths.filter((path) => /\.test\.|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
+  expect(paths).toContain('LICENSE')
   for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'cli']) {
     expect(paths).toContain(`dist/src/${entry}.js`)
     expect(paths).toContain(`dist/src/${entry}.d.ts`)
