@@ -37,7 +37,8 @@ const JSON_TYPE = 'application/json'
 
 /**
  * The one writer of the spec's Error body `{ code, message, status }`: every error response
- * of every host goes through it.
+ * of every host goes through it. It takes `headers` over and adds `content-type` to it (callers
+ * pass a new object; the hot path copies no headers).
  *
  * @example
  * problem('pet_not_found', 'No pet with id 42.')
@@ -45,14 +46,12 @@ const JSON_TYPE = 'application/json'
  */
 export function problem(code: ErrorCode, message: string = ERRORS[code].title, headers: Record<string, string> = {}): ApiResponse {
   const { status } = ERRORS[code]
-  return {
-    status,
-    headers: { ...headers, 'content-type': JSON_TYPE },
-    body: JSON.stringify({ code, message, status }),
-  }
+  headers['content-type'] = JSON_TYPE
+  return { status, headers, body: JSON.stringify({ code, message, status }) }
 }
 
-/** A 2xx JSON response. */
+/** A 2xx JSON response. Like `problem`, it takes `headers` over (callers pass a new object). */
 export function json(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
-  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body }
+  headers['content-type'] = JSON_TYPE
+  return { status, headers, body }
 }

@@ -12,7 +12,7 @@ import type { ApiRequest, ApiResponse } from '../core/types.js'
 import type { World as PetStore, PetStoreOptions } from '../world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
 import { TIMEOUT_FAULT_MAX_MS } from './fetch.js'
-import { hasBody, readBody, splitUrl } from './node-request.js'
+import { hasBody, readBody, readBodyThen, splitUrl } from './node-request.js'
 import { createSessions, DEFAULT_SESSION, type Sessions } from './sessions.js'
 import { readStateFile, writeStateFile } from './state-file.js'
 import { runUserHandlers } from './user-handlers.js'
@@ -233,7 +233,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     })().catch((error: unknown) => fail(req, res, cors, started, error))
   }
 
-  /** Requests with a body, or when user handlers are loaded: read the body first. */
+  /** When user handlers are loaded: read the body, offer the request to them first, then to the core. */
   const serveWithBody = async (
     req: IncomingMessage,
     res: ServerResponse,
@@ -305,8 +305,25 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
         log(req, 400, undefined, started)
         return
       }
-      if (hasBody(req) || userHandlers.length > 0) {
+      if (userHandlers.length > 0) {
         serveWithBody(req, res, store, path, query, cors, started).catch((error: unknown) => fail(req, res, cors, started, error))
+        return
+      }
+      if (hasBody(req)) {
+        readBodyThen(
+          req,
+          maxBodyBytes,
+          drainLimit,
+          (body) => {
+            const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body: body.text }
+            try {
+              serve(req, res, store, body.tooLarge ? { ...request, bodyTooLarge: true } : request, cors, body.abandoned, started)
+            } catch (error) {
+              fail(req, res, cors, started, error)
+            }
+          },
+          (error) => fail(req, res, cors, started, error),
+        )
         return
       }
       serve(req, res, store, { method: req.method ?? 'GET', path, query, headers: req.headers, body: undefined }, cors, false, started)
