@@ -27,7 +27,10 @@ export function readBodyThen(
   done: (body: Body) => void,
   fail: (error: Error) => void,
 ): void {
-  if (!hasBody(req)) return done({ text: undefined, tooLarge: false, abandoned: false })
+  if (!hasBody(req)) {
+    done({ text: undefined, tooLarge: false, abandoned: false })
+    return
+  }
   let first: Buffer | undefined
   let rest: Buffer[] | undefined
   let size = 0
@@ -47,7 +50,10 @@ export function readBodyThen(
       return
     }
     if (first === undefined) first = chunk
-    else (rest ??= [first]).push(chunk)
+    else {
+      rest ??= [first]
+      rest.push(chunk)
+    }
   })
   req.on('end', () => {
     if (finished) return
