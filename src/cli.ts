@@ -7,6 +7,7 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
+import { plainMessage } from './core/errors.js'
 import { readFixturesDir, readScenarioDir } from './hosts/files.js'
 import { createPetStoreServer, isLoopback, type LogFormat, type PetStoreServerOptions } from './hosts/http-server.js'
 import { loadUserHandlers } from './hosts/user-handlers.js'
@@ -186,14 +187,14 @@ export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv):
     for (const name of catalogue.names()) catalogue.get(name)
     if (scenario !== undefined) catalogue.get(scenario)
   } catch (error) {
-    throw new UsageError((error as Error).message.replace(/^\[petstore-mock\] /, ''))
+    throw new UsageError(plainMessage(error))
   }
   const handlers = get('handlers')
   if (handlers !== undefined) {
     try {
       options.userHandlers = await loadUserHandlers(handlers, (file) => import(pathToFileURL(resolve(file)).href))
     } catch (error) {
-      throw new UsageError((error as Error).message.replace(/^\[petstore-mock\] /, ''))
+      throw new UsageError(plainMessage(error))
     }
   }
   return options

@@ -7,7 +7,7 @@
 import { type Clock, createClock, type Moment, toEpochMs } from './clock.js'
 import { type Api, createApi } from './core/api.js'
 import { type AuditReport, auditJournal } from './core/audit.js'
-import { problem } from './core/errors.js'
+import { plainMessage, problem } from './core/errors.js'
 import { withFaults } from './core/faults.js'
 import { createJournal, type Journal } from './core/journal.js'
 import { createRandom } from './core/random.js'
@@ -307,7 +307,7 @@ export function createWorld(options: PetStoreOptions = {}, makeData: (collection
         try {
           world = createWorld({ ...options, scenario: requested, journalLimit: 0 })
         } catch (error) {
-          return record(request, problem('unknown_scenario', (error as Error).message.replace(/^\[petstore-mock\] /, '')), requested)
+          return record(request, problem('unknown_scenario', plainMessage(error)), requested)
         }
         oneOff.set(requested, world)
       }

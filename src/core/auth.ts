@@ -8,6 +8,11 @@ export type AuthResult = { ok: true; key: ApiKey } | { ok: false; message: strin
 
 const BEARER = /^[ \t]*bearer[ \t]+([^ \t]+)[ \t]*$/i
 
+/** The token of a `Bearer` Authorization value (scheme case-insensitive), or `undefined`. */
+export function bearerToken(authorization: string | undefined): string | undefined {
+  return authorization === undefined ? undefined : BEARER.exec(authorization)?.[1]
+}
+
 /** The last 4 characters of a key, for messages and logs that must not show the whole key. */
 export function redactKey(key: string): string {
   return key.length <= 4 ? '…' : `…${key.slice(-4)}`
@@ -27,16 +32,16 @@ export function authenticate(authorization: string | undefined, keys: ReadonlyMa
       message: 'Missing API key: send the header "Authorization: Bearer <API_KEY>".',
     }
   }
-  const match = BEARER.exec(authorization)
-  if (!match) {
+  const token = bearerToken(authorization)
+  if (token === undefined) {
     return {
       ok: false,
       message: 'Malformed Authorization header: expected "Bearer <API_KEY>".',
     }
   }
-  const key = keys.get(match[1] as string)
+  const key = keys.get(token)
   if (!key) {
-    return { ok: false, message: `Invalid API key ${redactKey(match[1] as string)}.` }
+    return { ok: false, message: `Invalid API key ${redactKey(token)}.` }
   }
   return { ok: true, key }
 }

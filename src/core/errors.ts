@@ -55,3 +55,8 @@ export function json(status: number, body: string, headers: Record<string, strin
   headers['content-type'] = JSON_TYPE
   return { status, headers, body }
 }
+
+/** A thrown error's message for a client or a command line: without the `[petstore-mock]` prefix of library errors. */
+export function plainMessage(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/^\[petstore-mock\] /, '')
+}

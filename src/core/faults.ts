@@ -4,6 +4,7 @@
  * scenario's seed, so the same run fails the same way every time.
  */
 import type { Api } from './api.js'
+import { bearerToken } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
 import { between, type Random } from './random.js'
 import { matchRoute } from './routes.js'
@@ -40,7 +41,6 @@ const STATUS_CODES: Record<number, ErrorCode> = {
   503: 'service_unavailable',
   504: 'gateway_timeout',
 }
-const BEARER = /^[ \t]*bearer[ \t]+([^ \t]+)[ \t]*$/i
 
 function globToRegExp(glob: string): RegExp {
   return new RegExp(
@@ -78,7 +78,7 @@ export function withFaults(
     }
     if (match?.key !== undefined) {
       const authorization = request.headers.authorization
-      const token = typeof authorization === 'string' ? BEARER.exec(authorization)?.[1] : undefined
+      const token = bearerToken(typeof authorization === 'string' ? authorization : undefined)
       if (token !== match.key) return false
     }
     entry.seen += 1

@@ -4,7 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { toEpochMs } from '../clock.js'
-import { type ErrorCode, problem } from '../core/errors.js'
+import { type ErrorCode, plainMessage, problem } from '../core/errors.js'
 import type { JournalFilter } from '../core/journal.js'
 import { stringifyJson } from '../core/json.js'
 import type { ApiResponse } from '../core/types.js'
@@ -118,7 +118,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
     try {
       await storeOf(res).restore(typeof req.body === 'string' ? req.body : '')
     } catch (error) {
-      return fail(res, 'invalid_admin_request', (error as Error).message.replace(/^\[petstore-mock\] /, ''))
+      return fail(res, 'invalid_admin_request', plainMessage(error))
     }
     changed(res.status(204).end())
   })
@@ -144,7 +144,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
       try {
         clock.set(toEpochMs(set))
       } catch (error) {
-        return fail(res, 'invalid_admin_request', (error as Error).message.replace(/^\[petstore-mock\] /, ''))
+        return fail(res, 'invalid_admin_request', plainMessage(error))
       }
     } else if (advanceSeconds !== undefined) {
       if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)) {
@@ -153,7 +153,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
       try {
         clock.advance(advanceSeconds * 1000)
       } catch (error) {
-        return fail(res, 'invalid_admin_request', (error as Error).message.replace(/^\[petstore-mock\] /, ''))
+        return fail(res, 'invalid_admin_request', plainMessage(error))
       }
     } else if (real === true) {
       clock.useRealTime()
@@ -170,7 +170,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
         const chaos = (scenario.faults ?? []).some((rule) => rule.chaos === true)
         return { name, description: scenario.description, chaos, current: name === store.scenario }
       } catch (error) {
-        return { name, invalid: (error as Error).message.replace(/^\[petstore-mock\] /, ''), current: false }
+        return { name, invalid: plainMessage(error), current: false }
       }
     })
     res.json(list)
@@ -185,7 +185,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
     try {
       await store.useScenario(name)
     } catch (error) {
-      const message = (error as Error).message.replace(/^\[petstore-mock\] /, '')
+      const message = plainMessage(error)
       return fail(res, store.scenarios.has(name) ? 'invalid_admin_request' : 'unknown_scenario', message)
     }
     res.json(changed({ scenario: store.scenario }))

@@ -5,7 +5,7 @@
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
 import type { World as PetStore } from '../world.js'
-import { readBody, splitUrl } from './node-request.js'
+import { apiRequest, readBody, splitUrl } from './node-request.js'
 
 export interface PetStoreMiddlewareOptions {
   /** Bodies over this get 413. Default 1 MiB. */
@@ -44,14 +44,7 @@ export function petStoreMiddleware(
     const run = async () => {
       const parsed = bodyFromParser(req.body)
       const body = parsed !== undefined || req.readableEnded ? { text: parsed, tooLarge: false } : await readBody(req, max, max * 64)
-      const result = petStore.handle({
-        method: req.method,
-        path,
-        query,
-        headers: req.headers,
-        body: body.text,
-        ...(body.tooLarge ? { bodyTooLarge: true } : {}),
-      })
+      const result = petStore.handle(apiRequest(req, path, query, body))
       const response = result instanceof Promise ? await result : result
       res.status(response.status).set(response.headers).send(response.body)
       petStore.markDelivered?.(response)

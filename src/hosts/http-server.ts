@@ -12,7 +12,7 @@ import type { ApiRequest, ApiResponse } from '../core/types.js'
 import type { World as PetStore, PetStoreOptions } from '../world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
 import { TIMEOUT_FAULT_MAX_MS } from './fetch.js'
-import { hasBody, readBody, readBodyThen, splitUrl } from './node-request.js'
+import { apiRequest, hasBody, readBody, readBodyThen, splitUrl } from './node-request.js'
 import { createSessions, DEFAULT_SESSION, type Sessions } from './sessions.js'
 import { readStateFile, writeStateFile } from './state-file.js'
 import { runUserHandlers } from './user-handlers.js'
@@ -262,15 +262,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
         return log(req, result.response.status, undefined, started, 'user handler')
       }
     }
-    const request: ApiRequest = {
-      method: req.method ?? 'GET',
-      path,
-      query,
-      headers: req.headers,
-      body: body.text,
-      ...(body.tooLarge ? { bodyTooLarge: true } : {}),
-    }
-    serve(req, res, store, request, cors, body.abandoned, started)
+    serve(req, res, store, apiRequest(req, path, query, body), cors, body.abandoned, started)
   }
 
   const onRequest = (req: IncomingMessage, res: ServerResponse): void => {
@@ -315,9 +307,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
           maxBodyBytes,
           drainLimit,
           (body) => {
-            const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body: body.text }
             try {
-              serve(req, res, store, body.tooLarge ? { ...request, bodyTooLarge: true } : request, cors, body.abandoned, started)
+              serve(req, res, store, apiRequest(req, path, query, body), cors, body.abandoned, started)
             } catch (error) {
               fail(req, res, cors, started, error)
             }

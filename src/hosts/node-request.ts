@@ -3,6 +3,7 @@
  * into path and query. Shared by the standalone server and the express middleware.
  */
 import type { IncomingMessage } from 'node:http'
+import type { ApiRequest } from '../core/types.js'
 
 export interface Body {
   text: string | undefined
@@ -78,4 +79,10 @@ export function splitUrl(raw: string): { path: string; query: string } {
   }
   const q = url.indexOf('?')
   return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) }
+}
+
+/** The core's plain request from a `node:http` request and the body read from it. */
+export function apiRequest(req: IncomingMessage, path: string, query: string, body: Pick<Body, 'text' | 'tooLarge'>): ApiRequest {
+  const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body: body.text }
+  return body.tooLarge ? { ...request, bodyTooLarge: true } : request
 }
