@@ -10,7 +10,7 @@
  */
 import type { ApiRequest } from '../src/index.js'
 import { createPetStore } from '../src/index.js'
-import { createWorld, type World } from '../src/world.js'
+import { createWorld, type World } from '../src/world/create-world.js'
 import { median, quick, table, verdict } from './lib.js'
 
 const READS = quick ? 20_000 : 100_000

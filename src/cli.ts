@@ -11,8 +11,10 @@ import { plainMessage } from './core/errors.js'
 import { readFixturesDir, readScenarioDir } from './hosts/files.js'
 import { createPetStoreServer, isLoopback, type LogFormat, type PetStoreServerOptions } from './hosts/http-server.js'
 import { loadUserHandlers } from './hosts/user-handlers.js'
+import { DEFAULT_KEYS } from './keys.js'
 import { createScenarioCatalogue } from './scenarios/catalogue.js'
 import type { PetRecordInput } from './schemas.js'
+import { PLAN_LIMITS } from './spec.js'
 
 interface OptionSpec {
   readonly name: string
@@ -63,12 +65,16 @@ const OPTIONS: readonly OptionSpec[] = [
   { name: 'max-sessions', env: 'PETSTORE_MAX_SESSIONS', value: 'N', help: 'Live X-Mock-Session worlds kept at most (default 1000)' },
 ]
 
-const KEY_TABLE = [
-  ['test-free', 'Free', '60/min', '1,000/day'],
-  ['test-pro', 'Pro', '300/min', '10,000/day'],
-  ['test-business', 'Business', '1,000/min', '100,000/day'],
-  ['test-enterprise', 'Enterprise', '5,000/min', '1,000,000/day'],
-]
+/** The default keys as the banner shows them: key, plan, per minute, per day. */
+const KEY_TABLE = DEFAULT_KEYS.map(({ key, plan, limits }) => {
+  const count = (n: number) => n.toLocaleString('en-US')
+  return [
+    key,
+    `${plan[0]?.toUpperCase()}${plan.slice(1)}`,
+    `${count(limits?.perMinute ?? PLAN_LIMITS[plan].perMinute)}/min`,
+    `${count(limits?.perDay ?? PLAN_LIMITS[plan].perDay)}/day`,
+  ]
+})
 
 class UsageError extends Error {}
 
@@ -104,32 +110,10 @@ function integer(name: string, text: string, min: number, max: number): number {
   return Number(text)
 }
 
-/** Reads flags and environment into server options; throws UsageError on anything wrong. */
-export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    ;({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: 'string' as const }])),
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    }))
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\. To specify.*$/s, '.')} Run petstore-mock --help for the options.`)
-  }
-  if (values.help) return 'help'
-  if (values.version) return 'version'
-  const get = (name: string): string | undefined => {
-    const flag = values[name]
-    if (typeof flag === 'string') return flag
-    const spec = OPTIONS.find((o) => o.name === name) as OptionSpec
-    const fromEnv = env[spec.env]
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
-  }
+type Lookup = (name: string) => string | undefined
+
+/** The options given as plain values. */
+function valueOptions(get: Lookup): PetStoreServerOptions {
   const options: PetStoreServerOptions = {}
   const port = get('port')
   if (port !== undefined) options.port = integer('port', port, 0, 65535)
@@ -171,6 +155,11 @@ export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv):
   }
   const maxSessions = get('max-sessions')
   if (maxSessions !== undefined) options.maxSessions = integer('max-sessions', maxSessions, 1, 1_000_000)
+  return options
+}
+
+/** The options that name files and folders: read and checked now, so a bad one stops the start. */
+async function fileOptions(get: Lookup, options: PetStoreServerOptions): Promise<void> {
   const scenariosDir = get('scenarios')
   const fixturesDir = get('fixtures')
   const scenario = get('scenario')
@@ -197,6 +186,36 @@ export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv):
       throw new UsageError(plainMessage(error))
     }
   }
+}
+
+/** Reads flags and environment into server options; throws UsageError on anything wrong. */
+export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    ;({ values } = parseArgs({
+      args: [...argv],
+      strict: true,
+      allowPositionals: false,
+      options: {
+        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: 'string' as const }])),
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean', short: 'v' },
+      },
+    }))
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message.replace(/\. To specify.*$/s, '.')} Run petstore-mock --help for the options.`)
+  }
+  if (values.help) return 'help'
+  if (values.version) return 'version'
+  const get = (name: string): string | undefined => {
+    const flag = values[name]
+    if (typeof flag === 'string') return flag
+    const spec = OPTIONS.find((o) => o.name === name) as OptionSpec
+    const fromEnv = env[spec.env]
+    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
+  }
+  const options = valueOptions(get)
+  await fileOptions(get, options)
   return options
 }
 

@@ -4,8 +4,10 @@
  */
 import type { HttpHandler } from 'msw'
 import { createHandlers } from './handlers/index.js'
-import { createPetData } from './store/pet-data.js'
-import { createWorld, type PetStoreOptions, type World } from './world.js'
+import { createCollectionData } from './store/collection-data.js'
+import { createIndexOnlyData } from './store/pet-data.js'
+import { createWorld, type World } from './world/create-world.js'
+import type { PetStoreOptions } from './world/options.js'
 
 export interface PetStore extends World {
   /** msw request handlers: `setupServer(...petStore.handlers)`. */
@@ -25,7 +27,8 @@ export interface PetStore extends World {
  * const response = await fetch('https://api.petstore.test/v1/pets', { headers: { Authorization: 'Bearer test-pro' } })
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
-  const world = createWorld(options, (collection) => createPetData({ collection }))
+  // The one switch between storages: the collection unless set-up code has said it needs none.
+  const world = createWorld(options, options.collection === false ? createIndexOnlyData() : createCollectionData())
   let handlers: HttpHandler[] | undefined
   return Object.defineProperty(world, 'handlers', {
     enumerable: true,
@@ -36,4 +39,5 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   }) as PetStore
 }
 
-export { DEPRECATED_AT, type PetStoreOptions, SUNSET, type World } from './world.js'
+export type { World } from './world/create-world.js'
+export type { PetStoreOptions } from './world/options.js'

@@ -15,8 +15,8 @@ export { ERRORS, type ErrorCode } from './core/errors.js'
 export type { Journal, JournalEntry, JournalFilter } from './core/journal.js'
 export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-limit.js'
 export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
-export { createPetStore, DEPRECATED_AT, type PetStore, type PetStoreOptions, SUNSET, type World } from './create-pet-store.js'
-export { DEFAULT_KEYS, type KeyConfig, PLAN_LIMITS } from './keys.js'
+export { createPetStore, type PetStore, type PetStoreOptions, type World } from './create-pet-store.js'
+export { DEFAULT_KEYS, type KeyConfig } from './keys.js'
 export { openApiDocument } from './openapi.js'
 export type { Scenario, ScenarioInput } from './scenarios/schema.js'
 export {
@@ -32,5 +32,5 @@ export {
   PetStatusSchema,
 } from './schemas.js'
 export { parseSnapshot, stringifySnapshot, type WorldSnapshot } from './snapshot.js'
+export { DEPRECATED_AT, OPERATIONS, type Operation, type OperationId, PAGE_SIZE, PLAN_LIMITS, SUNSET } from './spec.js'
 export type { PetCollection } from './store/pet-data.js'
-export { createWorld } from './world.js'

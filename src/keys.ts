@@ -3,17 +3,8 @@
  * @see ../shared/spec/pet-store-service.md "Rate limits by plan"
  */
 import defaultKeys from '../fixtures/keys.json' with { type: 'json' }
-import type { ApiKey, Limits, Plan } from './core/types.js'
-
-/** Requests per minute and per day of each plan; Enterprise is "custom" in the spec. */
-export const PLAN_LIMITS: Readonly<Record<Plan, Limits>> = {
-  free: { perMinute: 60, perDay: 1_000 },
-  pro: { perMinute: 300, perDay: 10_000 },
-  business: { perMinute: 1_000, perDay: 100_000 },
-  enterprise: { perMinute: 5_000, perDay: 1_000_000 },
-}
-
-export const PLANS = Object.keys(PLAN_LIMITS) as Plan[]
+import type { ApiKey } from './core/types.js'
+import { PLAN_LIMITS, PLANS, type Plan } from './spec.js'
 
 /** A key as configured: its plan, and custom limits where the plan's do not apply. */
 export interface KeyConfig {
@@ -40,7 +31,7 @@ export function resolveKeys(configs: readonly KeyConfig[]): Map<string, ApiKey> 
     if (typeof config?.key !== 'string' || config.key === '' || /\s/.test(config.key)) {
       throw new TypeError(`[petstore-mock] ${where}.key must be a non-empty string without spaces.`)
     }
-    if (!PLANS.includes(config.plan)) {
+    if (!(PLANS as readonly string[]).includes(config.plan)) {
       throw new TypeError(`[petstore-mock] ${where}.plan is ${JSON.stringify(config.plan)}; use one of ${PLANS.join(', ')}.`)
     }
     const limits = {

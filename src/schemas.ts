@@ -8,12 +8,12 @@
  * @see ../shared/spec/pet-store-service.md "Resources and their fields"
  */
 import { z } from 'zod'
+import { PET_STATUSES } from './spec.js'
 
 export const INT64_MIN = -(2n ** 63n)
 export const INT64_MAX = 2n ** 63n - 1n
 
-/** The values of `PetStatus`, in the order the spec lists them. */
-export const PET_STATUSES = ['available', 'pending', 'sold'] as const
+export { PET_STATUSES }
 
 /** Availability status of an animal. */
 export const PetStatusSchema = z.enum(PET_STATUSES, { error: () => `status must be one of ${PET_STATUSES.join(', ')}` }).meta({

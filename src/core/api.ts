@@ -74,6 +74,63 @@ const withHeaders = (response: ApiResponse, headers: Record<string, string>): Ap
   headers: { ...headers, ...response.headers },
 })
 
+/** `GET /pets` (listPets). */
+function listPets(world: ApiWorld, request: ApiRequest): ApiResponse {
+  const query = validateListQuery(request.query, world.options.queryValidation)
+  if (!query.ok) return problem('invalid_query_parameter', query.message)
+  const entries = query.statusMatchesNothing ? [] : world.pets.list(query.status, query.limit)
+  let body = '['
+  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as { json: string }).json
+  return json(200, `${body}]`)
+}
+
+/** `POST /pets` (createPet). */
+function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
+  const result = validateNewPet(header(request, 'content-type'), request.body)
+  if (!result.ok) return problem(result.code, result.message)
+  const { defaultStatus } = world.options
+  const pet = result.pet.status === undefined && defaultStatus !== undefined ? { ...result.pet, status: defaultStatus } : result.pet
+  const { entry, written } = world.pets.add(pet)
+  const response = json(201, entry.json, { location: `${world.basePath}/pets/${entry.pet.id}` })
+  return written ? written.then(() => response) : response
+}
+
+/** `GET /pets/{petId}` (getPet, deprecated): 410 from the sunset on. */
+function getPet(world: ApiWorld, petId: string): ApiResponse {
+  const { basePath, options } = world
+  if (world.now() >= options.sunsetAt) {
+    return problem(
+      'gone',
+      `GET ${basePath}/pets/{petId} was removed on ${new Date(options.sunsetAt).toUTCString()}. Use GET ${basePath}/pets with the status filter instead.`,
+    )
+  }
+  const id = parsePetId(petId)
+  const entry = id === undefined ? undefined : world.pets.get(id)
+  if (!entry) return problem('pet_not_found', `No pet with id ${JSON.stringify(petId)}.`)
+  return json(200, entry.json)
+}
+
+/** `GET /store/orders`: listed by the spec, not defined by it. */
+function listOrders(world: ApiWorld): ApiResponse {
+  return problem(
+    'not_implemented',
+    `GET ${world.basePath}/store/orders is listed by the Pet Store spec, but the spec does not define it, so petstore-mock cannot answer it. Put your own msw handler in front of it (see README, "Your own handlers").`,
+  )
+}
+
+function operate(world: ApiWorld, operation: OperationId, request: ApiRequest, petId: string | undefined): ApiResult {
+  switch (operation) {
+    case 'listPets':
+      return listPets(world, request)
+    case 'createPet':
+      return createPet(world, request)
+    case 'getPet':
+      return getPet(world, petId ?? '')
+    case 'listOrders':
+      return listOrders(world)
+  }
+}
+
 /**
  * Builds the API over one world.
  *
@@ -87,57 +144,6 @@ export function createApi(world: ApiWorld): Api {
     deprecation: `@${Math.floor(options.deprecatedAt / 1000)}`,
     sunset: new Date(options.sunsetAt).toUTCString(),
     link: `<${basePath}/pets>; rel="successor-version"`,
-  }
-
-  const listPets = (request: ApiRequest): ApiResponse => {
-    const query = validateListQuery(request.query, options.queryValidation)
-    if (!query.ok) return problem('invalid_query_parameter', query.message)
-    const entries = query.statusMatchesNothing ? [] : world.pets.list(query.status, query.limit)
-    let body = '['
-    for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as { json: string }).json
-    return json(200, `${body}]`)
-  }
-
-  const createPet = (request: ApiRequest): ApiResult => {
-    const result = validateNewPet(header(request, 'content-type'), request.body)
-    if (!result.ok) return problem(result.code, result.message)
-    const pet =
-      result.pet.status === undefined && options.defaultStatus !== undefined ? { ...result.pet, status: options.defaultStatus } : result.pet
-    const { entry, written } = world.pets.add(pet)
-    const response = json(201, entry.json, { location: `${basePath}/pets/${entry.pet.id}` })
-    return written ? written.then(() => response) : response
-  }
-
-  const getPet = (petId: string): ApiResponse => {
-    if (world.now() >= options.sunsetAt) {
-      return problem(
-        'gone',
-        `GET ${basePath}/pets/{petId} was removed on ${new Date(options.sunsetAt).toUTCString()}. Use GET ${basePath}/pets with the status filter instead.`,
-      )
-    }
-    const id = parsePetId(petId)
-    const entry = id === undefined ? undefined : world.pets.get(id)
-    if (!entry) return problem('pet_not_found', `No pet with id ${JSON.stringify(petId)}.`)
-    return json(200, entry.json)
-  }
-
-  const listOrders = (): ApiResponse =>
-    problem(
-      'not_implemented',
-      `GET ${basePath}/store/orders is listed by the Pet Store spec, but the spec does not define it, so petstore-mock cannot answer it. Put your own msw handler in front of it (see README, "Your own handlers").`,
-    )
-
-  const operate = (operation: OperationId, request: ApiRequest, petId: string | undefined): ApiResult => {
-    switch (operation) {
-      case 'listPets':
-        return listPets(request)
-      case 'createPet':
-        return createPet(request)
-      case 'getPet':
-        return getPet(petId ?? '')
-      case 'listOrders':
-        return listOrders()
-    }
   }
 
   return {
@@ -180,7 +186,7 @@ export function createApi(world: ApiWorld): Api {
       if (request.bodyTooLarge || isTooLarge(request.body, options.maxBodyBytes)) {
         return finish(problem('payload_too_large', `Request body is larger than ${options.maxBodyBytes} bytes.`))
       }
-      const result = operate(route.operation, request, route.petId)
+      const result = operate(world, route.operation, request, route.petId)
       return result instanceof Promise ? result.then(finish) : finish(result)
     },
   }

@@ -35,6 +35,9 @@ export interface FaultRule {
   readonly fault: Fault | readonly Fault[]
 }
 
+/** A `timeout` fault holds the request at most this long, then fails it like a dropped connection. */
+export const TIMEOUT_FAULT_MAX_MS = 5 * 60_000
+
 const STATUS_CODES: Record<number, ErrorCode> = {
   500: 'internal_error',
   502: 'bad_gateway',

@@ -111,6 +111,87 @@ export function matchesFilter(entry: JournalEntry, filter: JournalFilter): boole
   return true
 }
 
+/** What the journal keeps of one exchange: only what an entry needs (a whole request keeps every header, a response its body). */
+interface Raw {
+  seq: number
+  at: number
+  method: string
+  path: string
+  query: string
+  body: string | undefined
+  status: number
+  headers: Readonly<Record<string, string>>
+  meta: ApiResponse['meta']
+  code: string | undefined
+  scenario: string | undefined
+  fault: string | undefined
+  arrival: number
+  delivered: number | undefined
+  entry?: JournalEntry | undefined
+}
+
+/** The entry of a recorded exchange, built on first read and kept. */
+function toEntry(raw: Raw): JournalEntry {
+  if (raw.entry) return raw.entry
+  const { meta } = raw
+  const h = raw.headers
+  const entry: JournalEntry = {
+    seq: raw.seq,
+    at: raw.at,
+    time: new Date(raw.at).toISOString(),
+    method: raw.method,
+    path: raw.path,
+    query: raw.query,
+    key: meta?.plan === undefined ? undefined : `${meta.plan} ${meta.keyHint ?? ''}`.trim(),
+    plan: meta?.plan,
+    operation: meta?.operation,
+    bodySize: raw.body === undefined ? 0 : utf8Length(raw.body),
+    body: parseBody(raw.body),
+    status: raw.status,
+    rateLimit: Object.fromEntries(
+      Object.entries({
+        limit: numberOr(h['x-ratelimit-limit']),
+        remaining: numberOr(h['x-ratelimit-remaining']),
+        reset: numberOr(h['x-ratelimit-reset']),
+        retryAfter: numberOr(h['retry-after']),
+        retryAt: retryAt(raw.at, h['retry-after']),
+      }).filter(([, value]) => value !== undefined),
+    ),
+    code: raw.code,
+    scenario: raw.scenario,
+    fault: raw.fault,
+    arrival: raw.arrival,
+    delivered: raw.delivered,
+  }
+  raw.entry = entry
+  return entry
+}
+
+/** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
+function waitForEntry(
+  recorded: () => JournalEntry[],
+  waiters: Set<(entry: JournalEntry) => void>,
+  predicate: (entry: JournalEntry) => boolean,
+  timeout: number,
+  count: () => number,
+): Promise<JournalEntry> {
+  const found = recorded().find(predicate)
+  if (found) return Promise.resolve(found)
+  return new Promise((resolve, reject) => {
+    const waiter = (entry: JournalEntry) => {
+      if (!predicate(entry)) return
+      waiters.delete(waiter)
+      clearTimeout(timer)
+      resolve(entry)
+    }
+    const timer = setTimeout(() => {
+      waiters.delete(waiter)
+      reject(new Error(`[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${count()} so far.`))
+    }, timeout)
+    waiters.add(waiter)
+  })
+}
+
 /**
  * Creates a bounded journal. Entries are built lazily from the raw exchange, so recording costs
  * little on the hot path.
@@ -122,24 +203,6 @@ export function matchesFilter(entry: JournalEntry, filter: JournalFilter): boole
 export function createJournal({ limit, now }: { limit: number; now: () => number }): JournalRecorder {
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
-  interface Raw {
-    seq: number
-    at: number
-    // Only what an entry needs: a whole request keeps every header, a response its body (soak memory).
-    method: string
-    path: string
-    query: string
-    body: string | undefined
-    status: number
-    headers: Readonly<Record<string, string>>
-    meta: ApiResponse['meta']
-    code: string | undefined
-    scenario: string | undefined
-    fault: string | undefined
-    arrival: number
-    delivered: number | undefined
-    entry?: JournalEntry | undefined
-  }
   /**
    * Answers not yet handed to the client, by response object. A Map (not a WeakMap, slower to
    * write) from which delivery removes them; capped for hosts that never report delivery.
@@ -150,42 +213,6 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
   let start = 0
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
-
-  const toEntry = (raw: Raw): JournalEntry => {
-    if (raw.entry) return raw.entry
-    const { meta } = raw
-    const h = raw.headers
-    const entry: JournalEntry = {
-      seq: raw.seq,
-      at: raw.at,
-      time: new Date(raw.at).toISOString(),
-      method: raw.method,
-      path: raw.path,
-      query: raw.query,
-      key: meta?.plan === undefined ? undefined : `${meta.plan} ${meta.keyHint ?? ''}`.trim(),
-      plan: meta?.plan,
-      operation: meta?.operation,
-      bodySize: raw.body === undefined ? 0 : utf8Length(raw.body),
-      body: parseBody(raw.body),
-      status: raw.status,
-      rateLimit: Object.fromEntries(
-        Object.entries({
-          limit: numberOr(h['x-ratelimit-limit']),
-          remaining: numberOr(h['x-ratelimit-remaining']),
-          reset: numberOr(h['x-ratelimit-reset']),
-          retryAfter: numberOr(h['retry-after']),
-          retryAt: retryAt(raw.at, h['retry-after']),
-        }).filter(([, value]) => value !== undefined),
-      ),
-      code: raw.code,
-      scenario: raw.scenario,
-      fault: raw.fault,
-      arrival: raw.arrival,
-      delivered: raw.delivered,
-    }
-    raw.entry = entry
-    return entry
-  }
 
   const all = (): JournalEntry[] => {
     const out: JournalEntry[] = []
@@ -241,23 +268,6 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
       ring = []
       start = 0
     },
-    waitFor(predicate, options = {}) {
-      const found = all().find(predicate)
-      if (found) return Promise.resolve(found)
-      const timeout = options.timeout ?? 5_000
-      return new Promise((resolve, reject) => {
-        const waiter = (entry: JournalEntry) => {
-          if (!predicate(entry)) return
-          waiters.delete(waiter)
-          clearTimeout(timer)
-          resolve(entry)
-        }
-        const timer = setTimeout(() => {
-          waiters.delete(waiter)
-          reject(new Error(`[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${seq} so far.`))
-        }, timeout)
-        waiters.add(waiter)
-      })
-    },
+    waitFor: (predicate, options = {}) => waitForEntry(all, waiters, predicate, options.timeout ?? 5_000, () => seq),
   }
 }

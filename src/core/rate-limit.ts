@@ -5,11 +5,9 @@
  *
  * @see ../shared/spec/pet-store-service.md "Limits"; decisions in docs/spec-decisions.md
  */
+import { BAN_DEFAULTS, DAY_MS as DAY, type Limits, MINUTE_MS as MINUTE, PLAN_LIMITS } from '../spec.js'
 import type { Quota, QuotaDecision } from './api.js'
-import type { ApiKey, Limits } from './types.js'
-
-const MINUTE = 60_000
-const DAY = 86_400_000
+import type { ApiKey } from './types.js'
 
 export interface RateLimitOptions {
   /** The early retry (sent before `Retry-After` has passed) that bans the key. Default 5. */
@@ -25,11 +23,11 @@ export interface RateLimitOptions {
 }
 
 export const DEFAULT_RATE_LIMIT_OPTIONS: RateLimitOptions = {
-  banAfterEarlyRetries: 5,
-  banDurationMs: 15 * MINUTE,
+  banAfterEarlyRetries: BAN_DEFAULTS.afterEarlyRetries,
+  banDurationMs: BAN_DEFAULTS.durationMs,
   retryAfterFormat: 'seconds',
   unauthenticatedHeaders: 'free-plan',
-  freePlan: { perMinute: 60, perDay: 1_000 },
+  freePlan: PLAN_LIMITS.free,
 }
 
 /** One key's counters, as plain data (exported in state snapshots). */
@@ -67,6 +65,64 @@ function rateHeaders(limit: number, remaining: number, resetAt: number): Record<
   }
 }
 
+/** `Retry-After` for a retry allowed at `at`, asked at `from`: whole seconds (at least 1) or an HTTP-date. */
+function retryAfterValue(options: RateLimitOptions, at: number, from: number): string {
+  return options.retryAfterFormat === 'http-date'
+    ? new Date(Math.ceil(at / 1000) * 1000).toUTCString()
+    : String(Math.max(1, Math.ceil((at - from) / 1000)))
+}
+
+/** Rolls both windows of `counters` forward to `at`. */
+function roll(counters: KeyCounters, at: number): KeyCounters {
+  const minuteStart = at - (((at % MINUTE) + MINUTE) % MINUTE)
+  const dayStart = at - (((at % DAY) + DAY) % DAY)
+  if (counters.minuteStart !== minuteStart) {
+    counters.minuteStart = minuteStart
+    counters.minuteCount = 0
+  }
+  if (counters.dayStart !== dayStart) {
+    counters.dayStart = dayStart
+    counters.dayCount = 0
+  }
+  return counters
+}
+
+/**
+ * A request over a limit: 429, or the ban when the key keeps sending before `Retry-After` has passed.
+ * @see ../shared/spec/pet-store-service.md "Exceeding the limit"
+ */
+function refuse(key: ApiKey, counters: KeyCounters, at: number, options: RateLimitOptions): QuotaDecision {
+  const { limits } = key
+  // The binding window is the one that frees the key last: the day when it is used up.
+  const dayUsedUp = counters.dayCount >= limits.perDay
+  const limit = dayUsedUp ? limits.perDay : limits.perMinute
+  const resetAt = dayUsedUp ? counters.dayStart + DAY : counters.minuteStart + MINUTE
+  if (counters.retryAt > at) {
+    counters.earlyRetries += 1
+    if (counters.earlyRetries >= options.banAfterEarlyRetries) {
+      counters.bannedUntil = at + options.banDurationMs
+      counters.retryAt = 0
+      counters.earlyRetries = 0
+      return {
+        ok: false,
+        code: 'key_temporarily_banned',
+        message: `API key is temporarily banned for ${seconds(options.banDurationMs)} s: it sent ${options.banAfterEarlyRetries} requests before Retry-After had passed.`,
+        headers: { ...rateHeaders(limit, 0, counters.bannedUntil), 'retry-after': retryAfterValue(options, counters.bannedUntil, at) },
+      }
+    }
+  } else {
+    counters.earlyRetries = 0
+  }
+  counters.retryAt = resetAt
+  const retryAfter = retryAfterValue(options, resetAt, at)
+  return {
+    ok: false,
+    code: 'rate_limited',
+    message: `Rate limit exceeded: ${limit} requests per ${dayUsedUp ? 'day' : 'minute'} for the ${key.plan} plan. Retry after ${retryAfter}${options.retryAfterFormat === 'seconds' ? ' s' : ''}.`,
+    headers: { ...rateHeaders(limit, 0, resetAt), 'retry-after': retryAfter },
+  }
+}
+
 /**
  * Creates the rate limiter of one world. `now` is the world's clock.
  *
@@ -83,11 +139,6 @@ export function createRateLimiter({
 }): RateLimiter {
   const state = new Map<string, KeyCounters>()
 
-  const retryAfter = (at: number, from: number): string =>
-    options.retryAfterFormat === 'http-date'
-      ? new Date(Math.ceil(at / 1000) * 1000).toUTCString()
-      : String(Math.max(1, Math.ceil((at - from) / 1000)))
-
   /** The key's counters with both windows rolled forward to `at`. */
   const current = (key: string, at: number): KeyCounters => {
     let counters = state.get(key)
@@ -95,17 +146,7 @@ export function createRateLimiter({
       counters = { minuteStart: 0, minuteCount: 0, dayStart: 0, dayCount: 0, retryAt: 0, earlyRetries: 0, bannedUntil: 0 }
       state.set(key, counters)
     }
-    const minuteStart = at - (((at % MINUTE) + MINUTE) % MINUTE)
-    const dayStart = at - (((at % DAY) + DAY) % DAY)
-    if (counters.minuteStart !== minuteStart) {
-      counters.minuteStart = minuteStart
-      counters.minuteCount = 0
-    }
-    if (counters.dayStart !== dayStart) {
-      counters.dayStart = dayStart
-      counters.dayCount = 0
-    }
-    return counters
+    return roll(counters, at)
   }
 
   /** The window currently applying: fewer requests remaining; on a tie, the one resetting first. */
@@ -128,40 +169,14 @@ export function createRateLimiter({
         ok: false,
         code: 'key_temporarily_banned',
         message: `API key is temporarily banned for retrying before Retry-After had passed; the ban ends at ${new Date(counters.bannedUntil).toISOString()}.`,
-        headers: { ...rateHeaders(window.limit, 0, counters.bannedUntil), 'retry-after': retryAfter(counters.bannedUntil, at) },
+        headers: {
+          ...rateHeaders(window.limit, 0, counters.bannedUntil),
+          'retry-after': retryAfterValue(options, counters.bannedUntil, at),
+        },
       }
     }
 
-    const dayUsedUp = counters.dayCount >= limits.perDay
-    if (dayUsedUp || counters.minuteCount >= limits.perMinute) {
-      // The binding window is the one that frees the key last: the day when it is used up.
-      const limit = dayUsedUp ? limits.perDay : limits.perMinute
-      const resetAt = dayUsedUp ? counters.dayStart + DAY : counters.minuteStart + MINUTE
-      if (counters.retryAt > at) {
-        counters.earlyRetries += 1
-        if (counters.earlyRetries >= options.banAfterEarlyRetries) {
-          counters.bannedUntil = at + options.banDurationMs
-          counters.retryAt = 0
-          counters.earlyRetries = 0
-          return {
-            ok: false,
-            code: 'key_temporarily_banned',
-            message: `API key is temporarily banned for ${seconds(options.banDurationMs)} s: it sent ${options.banAfterEarlyRetries} requests before Retry-After had passed.`,
-            headers: { ...rateHeaders(limit, 0, counters.bannedUntil), 'retry-after': retryAfter(counters.bannedUntil, at) },
-          }
-        }
-      } else {
-        counters.earlyRetries = 0
-      }
-      counters.retryAt = resetAt
-      const window = dayUsedUp ? 'day' : 'minute'
-      return {
-        ok: false,
-        code: 'rate_limited',
-        message: `Rate limit exceeded: ${limit} requests per ${window} for the ${key.plan} plan. Retry after ${retryAfter(resetAt, at)}${options.retryAfterFormat === 'seconds' ? ' s' : ''}.`,
-        headers: { ...rateHeaders(limit, 0, resetAt), 'retry-after': retryAfter(resetAt, at) },
-      }
-    }
+    if (counters.dayCount >= limits.perDay || counters.minuteCount >= limits.perMinute) return refuse(key, counters, at, options)
 
     counters.minuteCount += 1
     counters.dayCount += 1

@@ -1,9 +1,11 @@
 /**
- * The operations of the spec and where they live, in the order the spec lists them.
+ * Where each operation of the spec lives: a path relative to the base path and a method, matched
+ * against the operation list of `spec.ts`.
  * @see ../shared/spec/pet-store-service.md "Endpoints"
  */
+import { OPERATIONS, type OperationId } from '../spec.js'
 
-export type OperationId = 'listPets' | 'createPet' | 'getPet' | 'listOrders'
+export type { OperationId } from '../spec.js'
 
 export type RouteMatch =
   | { ok: true; operation: OperationId; petId?: string }
@@ -15,11 +17,16 @@ interface Route {
   readonly methods: Readonly<Record<string, OperationId>>
 }
 
-const ROUTES: readonly Route[] = [
-  { pattern: /^\/pets$/, methods: { GET: 'listPets', POST: 'createPet' } },
-  { pattern: /^\/pets\/([^/]+)$/, methods: { GET: 'getPet' } },
-  { pattern: /^\/store\/orders$/, methods: { GET: 'listOrders' } },
-]
+/** One route per path of the spec, with the operations of each method on it. */
+const ROUTES: readonly Route[] = (() => {
+  const byPath = new Map<string, Record<string, OperationId>>()
+  for (const operation of OPERATIONS) {
+    const methods = byPath.get(operation.path) ?? {}
+    methods[operation.method] = operation.id
+    byPath.set(operation.path, methods)
+  }
+  return [...byPath].map(([path, methods]) => ({ pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), methods }))
+})()
 
 /**
  * Matches a path relative to the base path (`/pets/7`) and a method to an operation.

@@ -3,6 +3,9 @@
  * (msw handlers and `petStore.fetch` from Fetch objects, the standalone server from `node:http`).
  */
 import type { NewPet, Pet, PetStatus } from '../schemas.js'
+import type { Limits, Plan } from '../spec.js'
+
+export type { Limits, Plan } from '../spec.js'
 
 /** A request as plain data. */
 export interface ApiRequest {
@@ -66,14 +69,6 @@ export interface PetRepository {
    * `written` settles when a slower copy (the @msw/data collection) has it too.
    */
   add(pet: NewPet): { entry: PetEntry; written?: Promise<void> | undefined }
-}
-
-export type Plan = 'free' | 'pro' | 'business' | 'enterprise'
-
-/** Requests allowed per UTC minute and per UTC day. */
-export interface Limits {
-  readonly perMinute: number
-  readonly perDay: number
 }
 
 /** A known API key. */

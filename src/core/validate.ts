@@ -3,12 +3,11 @@
  * `petId` path parameter. Each returns a result; the caller turns failures into Error responses.
  * @see ../shared/spec/pet-store-service.md "Endpoints"
  */
-import { INT64_MAX, INT64_MIN, type NewPet, NewPetSchema, PET_STATUSES, type PetStatus } from '../schemas.js'
+import { INT64_MAX, INT64_MIN, type NewPet, NewPetSchema, type PetStatus } from '../schemas.js'
+import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
 import { parseJson } from './json.js'
 
-export const LIMIT_DEFAULT = 20
-export const LIMIT_MIN = 1
-export const LIMIT_MAX = 100
+const { default: LIMIT_DEFAULT, min: LIMIT_MIN, max: LIMIT_MAX } = PAGE_SIZE
 
 /**
  * How `GET /pets` treats a `limit` outside 1..100 or an unknown `status` (the spec leaves it open):
@@ -36,7 +35,7 @@ export function validateListQuery(query: string, mode: QueryValidation): ListQue
   if (query === '') return { ok: true, limit: LIMIT_DEFAULT, status: undefined, statusMatchesNothing: false }
   const params = new URLSearchParams(query)
   const problems: string[] = []
-  let limit = LIMIT_DEFAULT
+  let limit: number = LIMIT_DEFAULT
   let status: PetStatus | undefined
   let statusMatchesNothing = false
 

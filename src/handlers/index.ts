@@ -5,7 +5,10 @@
  */
 import { type HttpHandler, http } from 'msw'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
-import { deliver, fromRequest, toResponse } from '../hosts/fetch.js'
+import { OPERATIONS } from '../spec.js'
+import { deliverFetch, fromRequest } from './fetch.js'
+
+const METHODS = { GET: http.get, POST: http.post } as const
 
 /**
  * Builds the handlers over a world's `handle`. `base` is an msw URL pattern of the API's base,
@@ -19,19 +22,11 @@ export function createHandlers(
   base: string,
   onDelivered: (response: ApiResponse) => void = () => {},
 ): HttpHandler[] {
-  const resolver = async ({ request }: { request: Request }): Promise<Response> => {
-    const response = await handle(await fromRequest(request))
-    if (response.delayMs === undefined && response.drop === undefined) {
-      onDelivered(response)
-      return toResponse(response)
-    }
-    return deliver(response, request.signal, () => Response.error(), onDelivered)
-  }
+  const resolver = async ({ request }: { request: Request }): Promise<Response> =>
+    deliverFetch(await handle(await fromRequest(request)), request.signal, () => Response.error(), onDelivered)
   return [
-    http.get(`${base}/pets`, resolver), // listPets
-    http.post(`${base}/pets`, resolver), // createPet
-    http.get(`${base}/pets/:petId`, resolver), // getPet (deprecated)
-    http.get(`${base}/store/orders`, resolver), // store group: not defined by the spec, 501
+    // listPets, createPet, getPet (deprecated), listOrders (not defined by the spec: 501)
+    ...OPERATIONS.map((operation) => METHODS[operation.method](`${base}${operation.path.replace(/\{(\w+)\}/g, ':$1')}`, resolver)),
     http.all(`${base}/*`, resolver), // anything else under the base: 404 or 405
     http.all(base, resolver),
   ]

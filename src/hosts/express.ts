@@ -1,10 +1,13 @@
 /**
  * The mock as express middleware, for users who mount it in their own app:
  * `app.use('/api', petStoreMiddleware(petStore))` serves `/api/v1/pets`. Mount it before any body
- * parser: it reads the raw body itself so int64 values stay exact.
+ * parser: it reads the raw body itself so int64 values stay exact. Answers go through the same
+ * delivery step as the standalone server's, so every scenario fault behaves the same here.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
-import type { World as PetStore } from '../world.js'
+import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
+import type { World } from '../world/create-world.js'
+import { createNodeDelivery, type Exchange } from './node-delivery.js'
 import { apiRequest, readBody, splitUrl } from './node-request.js'
 
 export interface PetStoreMiddlewareOptions {
@@ -20,6 +23,8 @@ function bodyFromParser(body: unknown): string | undefined {
   return typeof body === 'object' && Object.keys(body).length === 0 ? undefined : JSON.stringify(body)
 }
 
+const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
+
 /**
  * Express middleware answering the Pet Store API from `petStore`; requests outside its base path go to `next()`.
  *
@@ -33,22 +38,25 @@ function bodyFromParser(body: unknown): string | undefined {
  * app.listen(3000) // GET http://localhost:3000/api/v1/pets
  */
 export function petStoreMiddleware(
-  petStore: Pick<PetStore, 'handle' | 'basePath'> & Partial<Pick<PetStore, 'markDelivered'>>,
+  petStore: Pick<World, 'handle' | 'basePath'> & Partial<Pick<World, 'markDelivered'>>,
   options: PetStoreMiddlewareOptions = {},
 ): RequestHandler {
-  const max = options.maxBodyBytes ?? 1024 * 1024
+  const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const base = petStore.basePath
+  const world = { markDelivered: petStore.markDelivered ?? (() => {}) }
+  const delivery = createNodeDelivery<Exchange>({
+    onFailed: (_exchange, error) => console.error('[petstore-mock] Request failed:', error),
+  })
   return (req: Request, res: Response, next: NextFunction) => {
     const { path, query } = splitUrl(req.url)
     if (path !== base && !path.startsWith(`${base}/`)) return next()
     const run = async () => {
       const parsed = bodyFromParser(req.body)
-      const body = parsed !== undefined || req.readableEnded ? { text: parsed, tooLarge: false } : await readBody(req, max, max * 64)
-      const result = petStore.handle(apiRequest(req, path, query, body))
-      const response = result instanceof Promise ? await result : result
-      res.status(response.status).set(response.headers).send(response.body)
-      petStore.markDelivered?.(response)
+      const body =
+        parsed !== undefined || req.readableEnded ? { text: parsed, tooLarge: false, abandoned: false } : await readBody(req, max, max * 64)
+      const exchange: Exchange = { req, res, world, headers: NO_HEADERS, closeAfter: body.abandoned }
+      delivery.deliver(exchange, petStore.handle(apiRequest(req, path, query, body)))
     }
-    run().catch(next)
+    run().catch((error: unknown) => delivery.fail({ req, res, world, headers: NO_HEADERS, closeAfter: false }, error))
   }
 }

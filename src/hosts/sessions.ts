@@ -3,24 +3,25 @@
  * (pets, counters, bans, clock), created on first use. The number of live sessions is bounded:
  * the least recently used is evicted (never the default session).
  */
-import { createWorld, type World as PetStore, type PetStoreOptions } from '../world.js'
+import { createWorld, type World } from '../world/create-world.js'
+import type { PetStoreOptions } from '../world/options.js'
 
 export const DEFAULT_SESSION = 'default'
 const SESSION_NAME = /^[A-Za-z0-9._:-]{1,64}$/
 
 export interface Sessions {
   /** The world of a session, created on first use; `undefined` for an invalid name. */
-  get(name: string | undefined): PetStore | undefined
+  get(name: string | undefined): World | undefined
   /** The default world. */
-  readonly main: PetStore
+  readonly main: World
   /** Names of the live sessions, least recently used first. */
   names(): string[]
   /** Puts a world under a name (state restore). */
-  set(name: string, store: PetStore): void
+  set(name: string, store: World): void
   readonly size: number
   readonly max: number
   /** Makes a world with the sessions' options (for restores). */
-  create(): PetStore
+  create(): World
 }
 
 export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
@@ -30,12 +31,12 @@ export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
  * const sessions = createSessions({ seed: 7 }, 1000)
  * sessions.get(request.headers['x-mock-session'])
  */
-export function createSessions(options: PetStoreOptions, max: number, onCreate?: (name: string, store: PetStore) => void): Sessions {
+export function createSessions(options: PetStoreOptions, max: number): Sessions {
   // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
-  const create = () => createWorld({ ...options, collection: false })
+  const create = () => createWorld(options)
   const main = create()
-  const live = new Map<string, PetStore>()
-  const touch = (name: string, store: PetStore) => {
+  const live = new Map<string, World>()
+  const touch = (name: string, store: World) => {
     live.delete(name)
     live.set(name, store)
     while (live.size > max) {
@@ -60,7 +61,6 @@ export function createSessions(options: PetStoreOptions, max: number, onCreate?:
       }
       store = create()
       touch(name, store)
-      onCreate?.(name, store)
       return store
     },
     set(name, store) {

@@ -2,7 +2,23 @@
  * The user's own msw handlers in the standalone server (`--handlers FILE`), through msw's public
  * `getResponse` (decisions/007-user-handlers-over-getresponse.md). Only used when handlers are loaded.
  */
+import type { IncomingMessage } from 'node:http'
 import type { RequestHandler } from 'msw'
+
+/** The Fetch `Request` user handlers see, from a `node:http` request and its body. */
+export function toFetchRequest(req: IncomingMessage, base: string, body: string | undefined): Request {
+  const headers = new Headers()
+  for (const [name, value] of Object.entries(req.headers)) {
+    if (value === undefined) continue
+    for (const item of Array.isArray(value) ? value : [value]) headers.append(name, item)
+  }
+  const method = req.method ?? 'GET'
+  return new Request(new URL(req.url ?? '/', base), {
+    method,
+    headers,
+    ...(body === undefined || method === 'GET' || method === 'HEAD' ? {} : { body }),
+  })
+}
 
 export type UserHandlerResult = { kind: 'none' } | { kind: 'response'; response: Response } | { kind: 'network-error' }
 

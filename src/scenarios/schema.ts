@@ -4,7 +4,7 @@
  * this schema (`npm run scenario-schema`), so editors complete and check scenario files.
  */
 import { z } from 'zod'
-import { PET_STATUSES } from '../schemas.js'
+import { OPERATION_IDS, PET_STATUSES } from '../spec.js'
 
 const positive = z.number().int().positive()
 const whole = z.number().int().min(0)
@@ -69,7 +69,7 @@ const FaultRule = z
       .meta({ description: 'Must be true when the fault is not a behaviour the spec documents (5xx, reset, timeout, broken body)' }),
     match: z
       .object({
-        operation: z.enum(['listPets', 'createPet', 'getPet', 'listOrders']).optional(),
+        operation: z.enum(OPERATION_IDS).optional(),
         method: z.string().optional(),
         path: z.string().optional().meta({ description: 'Request path; * matches any run of characters, e.g. /v1/pets/*' }),
         key: z.string().optional(),

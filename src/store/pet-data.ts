@@ -1,138 +1,94 @@
 /**
- * The pets of one world: an @msw/data collection that users read and write in test set-up, and
- * the indexes the API reads. Collection hooks keep the indexes in step with the user's writes.
+ * The pets of one world as the core reads them: indexes by id and by status, and the next id.
+ * `createIndexedPets` is the part every storage shares (adding under the next id, loading, the
+ * snapshot); `createIndexOnlyData` is storage with nothing more, for worlds no set-up code reads
+ * directly (the standalone server's sessions, one-off scenario worlds). Imports nothing heavy.
  */
-import { Collection } from '@msw/data'
+import type { Collection } from '@msw/data'
 import type { PetEntry, PetRepository } from '../core/types.js'
-import { type NewPet, type Pet, PetRecordSchema, PetSchema } from '../schemas.js'
-import { createIndexOnlyData } from './index-only-data.js'
-import { createPetIndex } from './pet-index.js'
-import { toNewPet } from './to-new-pet.js'
+import type { NewPet, Pet, PetRecordSchema } from '../schemas.js'
+import { createPetIndex, type PetIndex } from './pet-index.js'
 
-export type PetCollection = Collection<typeof PetRecordSchema>
-
+/** A world's pets: what the core reads, and what the world does to them as a whole. */
 export interface PetData {
-  /** The @msw/data collection: read and write pets in test set-up (`undefined` when created without one). */
+  /** The @msw/data collection set-up code reads and writes; `undefined` for index-only storage. */
   readonly collection: PetCollection | undefined
   readonly repository: PetRepository
-  /** Replaces every pet with `pets` (ids kept); ids are assigned after the highest, or from `nextId`. */
+  /** Replaces every pet with `pets` (ids kept); new ids come after the highest, or from `nextId` when larger. */
   load(pets: readonly Pet[], nextId?: bigint): Promise<void>
   /** Every pet in id order and the next id, as plain data. */
   snapshot(): { pets: Pet[]; nextId: bigint }
-  /** Settles once the collection holds every pet the API has written. */
+  /** Settles once every slower copy (the collection) holds every pet written so far. */
   settled(): Promise<void>
 }
 
-function toPet(record: unknown): Pet | undefined {
-  const parsed = PetSchema.safeParse(record)
-  return parsed.success ? parsed.data : undefined
+/** The @msw/data collection of pets (a type only: this file loads no @msw/data). */
+export type PetCollection = Collection<typeof PetRecordSchema>
+
+/** The stored form of a new pet under `id`: no `status` key when it has none. */
+export function petWithId(id: bigint, newPet: NewPet): Pet {
+  return newPet.status === undefined
+    ? { id, name: newPet.name, categoryId: newPet.categoryId }
+    : { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
+}
+
+export interface IndexedPets {
+  readonly index: PetIndex
+  /** Stores a new pet under the next id. */
+  add(newPet: NewPet): PetEntry
+  /** Replaces every pet (see `PetData.load`). */
+  replaceAll(pets: readonly Pet[], nextId?: bigint): void
+  /** Makes sure the next id comes after `id` (a pet written with its own id). */
+  reserve(id: bigint): void
+  snapshot(): { pets: Pet[]; nextId: bigint }
+}
+
+/** Indexes plus the next id: the part of a world's pets every storage shares. */
+export function createIndexedPets(): IndexedPets {
+  const index = createPetIndex()
+  let nextId = 1n
+  return {
+    index,
+    add(newPet) {
+      const id = nextId
+      nextId += 1n
+      return index.put(petWithId(id, newPet))
+    },
+    replaceAll(pets, next) {
+      index.clear()
+      for (const pet of pets) index.put(pet)
+      nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
+    },
+    reserve(id) {
+      if (id >= nextId) nextId = id + 1n
+    },
+    snapshot: () => ({ pets: index.all().map((entry) => entry.pet), nextId }),
+  }
+}
+
+/** A repository reading the indexes, adding through `add`. */
+export function repositoryOf(pets: IndexedPets, add: (newPet: NewPet) => ReturnType<PetRepository['add']>): PetRepository {
+  const { index } = pets
+  return { get: (id) => index.get(id), list: (status, limit) => index.list(status, limit), add }
 }
 
 /**
- * @param options.collection `false` keeps the pets in the indexes only: no @msw/data collection to
- * write to, for hosts where no set-up code reads it (the standalone server's sessions).
+ * Pets in the indexes only: every write is done when it returns.
+ *
+ * @example
+ * const data = createIndexOnlyData()
+ * await data.load(generatePets({ seed: 1, count: 50, categories: 10 }))
  */
-export function createPetData(options?: { collection?: true }): PetData & { readonly collection: PetCollection }
-export function createPetData(options: { collection?: boolean }): PetData
-export function createPetData(options: { collection?: boolean } = {}): PetData {
-  if (options.collection === false) return createIndexOnlyData()
-  const collection: PetCollection = new Collection({ schema: PetRecordSchema })
-  const index = createPetIndex()
-  /** Ids the store itself is writing to the collection: their create hooks are expected. */
-  const ownWrites = new Set<bigint>()
-  let pending: Promise<unknown> = Promise.resolve()
-  let nextId = 1n
-  let loading = false
-
-  collection.hooks.on('create', (event) => {
-    const pet = toPet(event.data.record)
-    if (!pet || ownWrites.has(pet.id)) return
-    if (index.get(pet.id)) {
-      throw new Error(
-        `[petstore-mock] A pet with id ${pet.id} already exists. Use petStore.pets.update() to change it, or create the pet without that id clash.`,
-      )
-    }
-    index.put(pet)
-    if (pet.id >= nextId) nextId = pet.id + 1n
-  })
-  collection.hooks.on('update', (event) => {
-    const next = toPet(event.data.nextRecord)
-    const prev = toPet(event.data.prevRecord)
-    if (!next || !prev) return
-    index.remove(prev.id)
-    index.put(next)
-    if (next.id >= nextId) nextId = next.id + 1n
-  })
-  collection.hooks.on('delete', (event) => {
-    if (loading) return
-    const pet = toPet(event.data.deletedRecord)
-    if (pet) index.remove(pet.id)
-  })
-
-  const write = (pet: Pet): Promise<void> => {
-    ownWrites.add(pet.id)
-    const written = collection.create(pet).then(
-      () => {
-        ownWrites.delete(pet.id)
-      },
-      (error: unknown) => {
-        ownWrites.delete(pet.id)
-        console.error('[petstore-mock] Could not write a pet to the collection:', error)
-      },
-    )
-    return written
-  }
-  const track = (written: Promise<unknown>): void => {
-    pending = Promise.all([pending, written])
-  }
-
-  // `Collection.clear()` deletes while iterating, so only some delete hooks fire: clear the indexes with it.
-  const clearCollection = collection.clear.bind(collection)
-  collection.clear = () => {
-    loading = true
-    try {
-      clearCollection()
-    } finally {
-      loading = false
-    }
-    index.clear()
-  }
-
-  const repository: PetRepository = {
-    get: (id) => index.get(id),
-    list: (status, limit) => index.list(status, limit),
-    add(newPet: NewPet): { entry: PetEntry; written?: Promise<void> } {
-      const id = nextId
-      nextId += 1n
-      const entry = index.put(toNewPet(id, newPet))
-      const written = write(entry.pet)
-      track(written)
-      return { entry, written }
-    },
-  }
-
+export function createIndexOnlyData(): PetData {
+  const pets = createIndexedPets()
   return {
-    collection,
-    repository,
-    load(pets, next) {
-      const replace = (): Promise<void> => {
-        collection.clear()
-        for (const pet of pets) index.put(pet)
-        nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
-        const written = Promise.all(pets.map(write)).then(() => undefined)
-        pending = written
-        return written
-      }
-      // Writes still in flight would land after the clear: let them finish first.
-      return ownWrites.size === 0 ? replace() : this.settled().then(replace)
+    collection: undefined,
+    repository: repositoryOf(pets, (newPet) => ({ entry: pets.add(newPet) })),
+    load(list, nextId) {
+      pets.replaceAll(list, nextId)
+      return Promise.resolve()
     },
-    snapshot: () => ({ pets: index.all().map((entry) => entry.pet), nextId }),
-    async settled() {
-      let current: Promise<unknown>
-      do {
-        current = pending
-        await current
-      } while (current !== pending)
-    },
+    snapshot: pets.snapshot,
+    settled: () => Promise.resolve(),
   }
 }

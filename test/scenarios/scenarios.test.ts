@@ -1,8 +1,9 @@
-/** One test per shipped scenario, driven by the checks in the file itself, in-process and over HTTP (issue #5). */
+/** One test per shipped scenario, driven by the checks in the file itself, in-process, over HTTP and through express (issues #5, #12). */
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
 import { createPetStore } from '../../src/index.js'
 import { BUILT_IN_SCENARIOS, parseScenario } from '../../src/scenarios/catalogue.js'
+import { startExpressHost } from '../express/support.js'
 import { runScenarioChecks } from '../support/scenario-checks.js'
 
 const scenarios = Object.entries(BUILT_IN_SCENARIOS).map(([name, file]) => ({
@@ -34,6 +35,19 @@ describe('over HTTP (a session per scenario, switched with PUT /__mock/scenario)
       const switched = await fetch(`${url}/__mock/scenario`, { method: 'PUT', headers, body: JSON.stringify({ name }) })
       if (switched.status !== 200) throw new Error(`PUT /__mock/scenario answered ${switched.status}: ${await switched.text()}`)
       await runScenarioChecks(scenario.checks ?? [], { fetch, origin: url, headers })
+    })
+  }
+})
+
+describe('express middleware (petStoreMiddleware in a user app)', () => {
+  for (const { name, scenario } of scenarios) {
+    it(`behaves as scenarios/${name}.json states`, async () => {
+      const host = await startExpressHost(createPetStore({ scenario: name }), '/api')
+      try {
+        await runScenarioChecks(scenario.checks ?? [], { fetch, origin: `${host.origin}/api` })
+      } finally {
+        await host.close()
+      }
     })
   }
 })

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createPetStore } from './create-pet-store.js'
-import { createWorld } from './world.js'
+import { createPetStore } from '../create-pet-store.js'
+import { createWorld } from './create-world.js'
 
 describe('createWorld', () => {
   it('serves the API without msw handlers or a collection, and says so when asked for the pets', async () => {

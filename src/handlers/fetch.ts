@@ -1,7 +1,9 @@
 /**
- * The Fetch adapter: Fetch `Request` -> plain `ApiRequest`, plain `ApiResponse` -> `Response`.
- * Used by the msw handlers and by `petStore.fetch`.
+ * The Fetch adapter: Fetch `Request` -> plain `ApiRequest`, plain `ApiResponse` -> `Response`, and
+ * the delivery step of Fetch hosts (a scenario's latency and dropped answers). Used by the msw
+ * handlers and by `petStore.fetch`; imports no msw, so a world's `fetch` needs none.
  */
+import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 
 const NO_BODY = new Set(['GET', 'HEAD'])
@@ -19,9 +21,6 @@ export async function fromRequest(request: Request): Promise<ApiRequest> {
   return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, body }
 }
 
-/** A `timeout` fault holds the request at most this long, then fails it like a dropped connection. */
-export const TIMEOUT_FAULT_MAX_MS = 5 * 60_000
-
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason)
@@ -38,10 +37,24 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
 }
 
 /**
- * Applies a scenario's latency and dropped answers, then writes the response. A `network-error`
- * rejects like a failed `fetch`; a `timeout` waits until `signal` aborts (or the cap).
+ * The delivery step of Fetch hosts: applies a scenario's latency and dropped answers, tells the
+ * world the answer went out, and writes the response (at once in the common case, with no fault).
+ * A `network-error` is `onDrop()`; a `timeout` waits until `signal` aborts (or the cap).
  */
-export async function deliver(
+export function deliverFetch(
+  response: ApiResponse,
+  signal: AbortSignal | undefined,
+  onDrop: () => Response | never,
+  onDelivered: (response: ApiResponse) => void,
+): Response | Promise<Response> {
+  if (response.delayMs === undefined && response.drop === undefined) {
+    onDelivered(response)
+    return toResponse(response)
+  }
+  return deliverLater(response, signal, onDrop, onDelivered)
+}
+
+async function deliverLater(
   response: ApiResponse,
   signal: AbortSignal | undefined,
   onDrop: () => Response | never,
@@ -103,15 +116,11 @@ export function createFetch(
           headers,
           body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
         })
-        if (response.delayMs === undefined && response.drop === undefined) {
-          onDelivered(response)
-          return toResponse(response)
-        }
-        return deliver(response, init?.signal ?? undefined, networkError, onDelivered)
+        return deliverFetch(response, init?.signal ?? undefined, networkError, onDelivered)
       }
     }
     const request =
       typeof input === 'string' || input instanceof URL ? new Request(new URL(input, RELATIVE_BASE), init) : new Request(input, init)
-    return deliver(await handle(await fromRequest(request)), request.signal, networkError, onDelivered)
+    return deliverFetch(await handle(await fromRequest(request)), request.signal, networkError, onDelivered)
   }
 }

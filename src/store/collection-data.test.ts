@@ -1,19 +1,20 @@
 import { describe, expect, it } from 'vitest'
-import { createPetData } from './pet-data.js'
+import { createCollectionData } from './collection-data.js'
+import { createIndexOnlyData } from './pet-data.js'
 import { generatePets } from './seed.js'
 
 const ids = (entries: readonly { pet: { id: bigint } }[]) => entries.map((entry) => entry.pet.id)
 
-describe('createPetData', () => {
+describe('createCollectionData', () => {
   it('lists every loaded pet at once, before the collection has caught up', () => {
-    const data = createPetData()
+    const data = createCollectionData()
     void data.load(generatePets({ seed: 1, count: 30, categories: 3 }))
     expect(data.repository.list(undefined, 100)).toHaveLength(30)
     expect(data.collection.count()).toBe(0)
   })
 
   it('keeps listing every pet while the collection is being written', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     void data.load(generatePets({ seed: 1, count: 30, categories: 3 }))
     for (let tick = 0; tick < 20; tick++) {
       await Promise.resolve()
@@ -24,7 +25,7 @@ describe('createPetData', () => {
   })
 
   it('assigns ids after the highest and never reuses them', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     await data.load([{ id: 7n, name: 'A', categoryId: 1n }])
     const first = data.repository.add({ name: 'B', categoryId: 1n })
     expect(first.entry.pet.id).toBe(8n)
@@ -34,7 +35,7 @@ describe('createPetData', () => {
   })
 
   it('indexes pets created, updated and deleted through the collection', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     await data.load(generatePets({ seed: 2, count: 5, categories: 3 }))
     await data.collection.create({ id: 100, name: 'Set-up', categoryId: 2, status: 'pending' })
     expect(data.repository.get(100n)?.json).toBe('{"id":100,"name":"Set-up","categoryId":2,"status":"pending"}')
@@ -52,7 +53,7 @@ describe('createPetData', () => {
   })
 
   it('keeps listings in ascending id order when set-up inserts a lower id', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     await data.load([
       { id: 10n, name: 'A', categoryId: 1n },
       { id: 30n, name: 'C', categoryId: 1n },
@@ -62,13 +63,13 @@ describe('createPetData', () => {
   })
 
   it('refuses a set-up pet whose id exists', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     await data.load([{ id: 1n, name: 'A', categoryId: 1n }])
     await expect(data.collection.create({ id: 1, name: 'Twin', categoryId: 1 })).rejects.toThrow(/already exists/)
   })
 
   it('empties the indexes with collection.clear()', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     await data.load(generatePets({ seed: 3, count: 9, categories: 2 }))
     data.collection.clear()
     expect(data.repository.list(undefined, 100)).toEqual([])
@@ -76,7 +77,7 @@ describe('createPetData', () => {
   })
 
   it('reloads without duplicates while a previous load is still being written', async () => {
-    const data = createPetData()
+    const data = createCollectionData()
     const pets = generatePets({ seed: 4, count: 10, categories: 2 })
     void data.load(pets)
     await data.load(pets)
@@ -102,9 +103,9 @@ describe('generatePets', () => {
   })
 })
 
-describe('createPetData({ collection: false })', () => {
+describe('createIndexOnlyData', () => {
   it('keeps pets in the indexes only, written at once', () => {
-    const data = createPetData({ collection: false })
+    const data = createIndexOnlyData()
     void data.load(generatePets({ seed: 1, count: 5, categories: 2 }))
     expect(data.collection).toBeUndefined()
     const { entry, written } = data.repository.add({ name: 'Now', categoryId: 1n })

@@ -1,0 +1,99 @@
+/**
+ * Admin routes that read or steer a world's behaviour: scenarios, the journal and its retry audit,
+ * and what anyone may read (health, the OpenAPI document).
+ */
+import type { Express, Request } from 'express'
+import { plainMessage } from '../../core/errors.js'
+import type { JournalFilter } from '../../core/journal.js'
+import { stringifyJson } from '../../core/json.js'
+import { openApiDocument } from '../../openapi.js'
+import type { Sessions } from '../sessions.js'
+import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
+
+function journalFilter(query: Request['query']): JournalFilter | string {
+  const filter: JournalFilter = {}
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined)
+  const method = text('method')
+  const path = text('path')
+  const status = text('status')
+  if (method !== undefined) filter.method = method
+  if (path !== undefined) filter.path = path
+  if (status !== undefined) {
+    if (!/^\d{3}$/.test(status)) return `status must be a 3-digit HTTP status, got ${JSON.stringify(status)}.`
+    filter.status = Number(status)
+  }
+  const plan = text('plan')
+  if (plan !== undefined) filter.plan = plan as NonNullable<JournalFilter['plan']>
+  const code = text('code')
+  if (code !== undefined) filter.code = code
+  const operation = text('operation')
+  if (operation !== undefined) filter.operation = operation
+  return filter
+}
+
+/**
+ * @example
+ * addScenarioRoutes(app, { changed: (value) => value })
+ */
+export function addScenarioRoutes(app: Express, ctx: RouteContext): void {
+  app.get('/__mock/scenarios', (_req, res) => {
+    const store = worldOf(res)
+    const list = store.scenarios.names().map((name) => {
+      try {
+        const scenario = store.scenarios.get(name)
+        const chaos = (scenario.faults ?? []).some((rule) => rule.chaos === true)
+        return { name, description: scenario.description, chaos, current: name === store.scenario }
+      } catch (error) {
+        return { name, invalid: plainMessage(error), current: false }
+      }
+    })
+    res.json(list)
+  })
+  app.put('/__mock/scenario', async (req, res) => {
+    const body = jsonBody(req)
+    if (!body.ok) return refuse(res, 'invalid_admin_request', body.message)
+    const name = body.value.name
+    if (typeof name !== 'string')
+      return refuse(res, 'invalid_admin_request', 'Send { "name": "<scenario>" }; GET /__mock/scenarios lists them.')
+    const store = worldOf(res)
+    try {
+      await store.useScenario(name)
+    } catch (error) {
+      const message = plainMessage(error)
+      return refuse(res, store.scenarios.has(name) ? 'invalid_admin_request' : 'unknown_scenario', message)
+    }
+    res.json(ctx.changed({ scenario: store.scenario }))
+  })
+}
+
+/** The journal (`/__mock/requests`) and the retry audit. */
+export function addJournalRoutes(app: Express): void {
+  app.get('/__mock/requests', (req, res) => {
+    const filter = journalFilter(req.query)
+    if (typeof filter === 'string') return refuse(res, 'invalid_admin_request', filter)
+    res.type('application/json').send(stringifyJson(worldOf(res).journal.find(filter)))
+  })
+  app.get('/__mock/audit', (_req, res) => {
+    res.json(worldOf(res).audit())
+  })
+  app.delete('/__mock/requests', (_req, res) => {
+    worldOf(res).journal.clear()
+    res.status(204).end()
+  })
+}
+
+/** Health and the OpenAPI document. */
+export function addInfoRoutes(app: Express, info: { sessions: Sessions; startedAt: number; serverUrl: () => string }): void {
+  const { sessions } = info
+  app.get('/__mock/health', (_req, res) => {
+    res.json({
+      status: 'ok',
+      sessions: sessions.size,
+      maxSessions: sessions.max,
+      uptimeSeconds: Math.round((Date.now() - info.startedAt) / 1000),
+    })
+  })
+  app.get('/__mock/openapi.json', (_req, res) => {
+    res.json(openApiDocument({ serverUrl: `${info.serverUrl()}/v1` }))
+  })
+}

@@ -1,0 +1,81 @@
+/**
+ * Admin routes of a world's state: reset, export and import (`/__mock/state`), and the clock.
+ */
+import type { Express } from 'express'
+import { toEpochMs } from '../../clock.js'
+import { plainMessage } from '../../core/errors.js'
+import { stringifySnapshot } from '../../snapshot.js'
+import type { World } from '../../world/create-world.js'
+import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
+
+function clockState(world: World) {
+  const { frozenAt, offset } = world.clock.snapshot()
+  return { now: new Date(world.clock.now()).toISOString(), frozen: frozenAt !== null, offsetMs: offset }
+}
+
+/**
+ * @example
+ * addStateRoutes(app, { changed: (value) => value })
+ */
+export function addStateRoutes(app: Express, ctx: RouteContext): void {
+  app.post('/__mock/reset', async (_req, res) => {
+    await worldOf(res).reset()
+    ctx.changed(res.status(204).end())
+  })
+  app.get('/__mock/state', async (_req, res) => {
+    await worldOf(res).ready()
+    res.type('application/json').send(stringifySnapshot(worldOf(res).snapshot(), 2))
+  })
+  app.put('/__mock/state', async (req, res) => {
+    try {
+      await worldOf(res).restore(typeof req.body === 'string' ? req.body : '')
+    } catch (error) {
+      return refuse(res, 'invalid_admin_request', plainMessage(error))
+    }
+    ctx.changed(res.status(204).end())
+  })
+  app.get('/__mock/clock', (_req, res) => {
+    res.json(clockState(worldOf(res)))
+  })
+}
+
+/** `POST /__mock/clock`: exactly one of `set`, `advanceSeconds` or `real`. */
+export function addClockRoute(app: Express, ctx: RouteContext): void {
+  app.post('/__mock/clock', (req, res) => {
+    const body = jsonBody(req)
+    if (!body.ok) return refuse(res, 'invalid_admin_request', body.message)
+    const { set, advanceSeconds, real } = body.value
+    const given = [set, advanceSeconds, real].filter((value) => value !== undefined).length
+    if (given !== 1) {
+      return refuse(
+        res,
+        'invalid_admin_request',
+        'Send exactly one of { "set": "2026-06-01T12:00:00Z" }, { "advanceSeconds": 60 } or { "real": true }.',
+      )
+    }
+    const clock = worldOf(res).clock
+    if (set !== undefined) {
+      if (typeof set !== 'string' && typeof set !== 'number')
+        return refuse(res, 'invalid_admin_request', '"set" must be an ISO 8601 string or ms since the epoch.')
+      try {
+        clock.set(toEpochMs(set))
+      } catch (error) {
+        return refuse(res, 'invalid_admin_request', plainMessage(error))
+      }
+    } else if (advanceSeconds !== undefined) {
+      if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)) {
+        return refuse(res, 'invalid_admin_request', '"advanceSeconds" must be a number of seconds.')
+      }
+      try {
+        clock.advance(advanceSeconds * 1000)
+      } catch (error) {
+        return refuse(res, 'invalid_admin_request', plainMessage(error))
+      }
+    } else if (real === true) {
+      clock.useRealTime()
+    } else {
+      return refuse(res, 'invalid_admin_request', '"real" must be true.')
+    }
+    res.json(ctx.changed(clockState(worldOf(res))))
+  })
+}

@@ -1,0 +1,109 @@
+/**
+ * The delivery step of every node host (the standalone server, the express middleware, any later
+ * one): a scenario's latency and the server's own, dropped connections, telling the world the answer
+ * went out, and writing status, headers and body. Fetch hosts have theirs in `handlers/fetch.ts`.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import { problem } from '../core/errors.js'
+import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
+import type { ApiResponse, ApiResult } from '../core/types.js'
+
+/** One request in a node host, and what its answer needs. */
+export interface Exchange {
+  readonly req: IncomingMessage
+  readonly res: ServerResponse
+  /** The world answering it, told when the answer went out. */
+  readonly world: { markDelivered(response: ApiResponse): void }
+  /** Headers added to the answer (CORS); never changed. */
+  readonly headers: Readonly<Record<string, string>>
+  /** The request body was given up past the drain limit: close the connection after the answer. */
+  readonly closeAfter: boolean
+}
+
+export interface DeliveryOptions<E extends Exchange> {
+  /** Extra latency of each API answer in ms, on top of a scenario's (the server's `--latency`). */
+  readonly latency?: (() => number) | undefined
+  /** The server is shutting down: answers close their connection. */
+  readonly closing?: () => boolean
+  /** After an answer was written, or dropped (status 0) by a scenario fault. */
+  readonly onAnswered?: (exchange: E, status: number, response: ApiResponse) => void
+  /** After the mock failed to answer (a bug): the 500 is written already. */
+  readonly onFailed?: (exchange: E, error: unknown) => void
+}
+
+export interface Delivery<E extends Exchange> {
+  /** Delivers what the pipeline answered, now or after the latency. */
+  deliver(exchange: E, result: ApiResult): void
+  /** Writes a response at once, with no faults (answers from outside the pipeline). */
+  write(exchange: E, response: ApiResponse): void
+  /** Answers 500 with an Error body (or closes the connection when the headers are out already). */
+  fail(exchange: E, error: unknown): void
+}
+
+const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * @example
+ * const delivery = createNodeDelivery({ onAnswered: (exchange, status) => log(exchange, status) })
+ * delivery.deliver({ req, res, world, headers: {}, closeAfter: false }, world.handle(request))
+ */
+export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<E> = {}): Delivery<E> {
+  const { latency, closing, onAnswered, onFailed } = options
+
+  const write = (exchange: E, response: ApiResponse): void => {
+    const { res } = exchange
+    // The core's headers object is this response's own: add to it rather than copy it (hot path).
+    const headers: Record<string, string> = response.headers
+    for (const name in exchange.headers) headers[name] = exchange.headers[name] as string
+    headers['content-length'] = String(Buffer.byteLength(response.body))
+    if (exchange.closeAfter || closing?.()) headers.connection = 'close'
+    res.writeHead(response.status, headers)
+    res.end(response.body)
+    if (exchange.closeAfter) res.on('finish', () => exchange.req.destroy())
+  }
+
+  const drop = (exchange: E, response: ApiResponse): void => {
+    const { res } = exchange
+    if (response.drop === 'timeout') {
+      // No answer until the client gives up (or the cap), then the connection is dropped.
+      const timer = setTimeout(() => res.destroy(), TIMEOUT_FAULT_MAX_MS)
+      res.on('close', () => clearTimeout(timer))
+    } else res.destroy()
+  }
+
+  const answer = (exchange: E, response: ApiResponse): void => {
+    if (response.drop === undefined) write(exchange, response)
+    else drop(exchange, response)
+    exchange.world.markDelivered(response)
+    onAnswered?.(exchange, response.drop === undefined ? response.status : 0, response)
+  }
+
+  const fail = (exchange: E, error: unknown): void => {
+    const { res } = exchange
+    if (res.headersSent) res.destroy()
+    else write(exchange, problem('internal_error', 'The mock failed to answer this request; the server log has the details.'))
+    onFailed?.(exchange, error)
+  }
+
+  return {
+    write,
+    fail,
+    deliver(exchange, result) {
+      if (!(result instanceof Promise)) {
+        const ms = (result.delayMs ?? 0) + (latency?.() ?? 0)
+        if (ms <= 0) return answer(exchange, result)
+        wait(ms)
+          .then(() => answer(exchange, result))
+          .catch((error: unknown) => fail(exchange, error))
+        return
+      }
+      result
+        .then(async (response) => {
+          const ms = (response.delayMs ?? 0) + (latency?.() ?? 0)
+          if (ms > 0) await wait(ms)
+          answer(exchange, response)
+        })
+        .catch((error: unknown) => fail(exchange, error))
+    },
+  }
+}

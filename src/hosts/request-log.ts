@@ -1,0 +1,55 @@
+/**
+ * The standalone server's request log: one line per request, `pretty` for people or `json` for tools.
+ * Never the API key (the journal's plan and key hint only).
+ */
+import type { IncomingMessage } from 'node:http'
+
+export type LogFormat = 'pretty' | 'json' | 'silent'
+
+export interface LoggedRequest {
+  readonly req: IncomingMessage
+  /** `performance.now()` when the request arrived (0 when not logging). */
+  readonly started: number
+}
+
+export interface RequestLog {
+  /** The moment to pass back as `started` (free when the log is silent). */
+  start(): number
+  /** Logs one request: its status (0 when a fault dropped it), the key's plan and a note. */
+  line(request: LoggedRequest, status: number, plan?: string, note?: string): void
+}
+
+/**
+ * @example
+ * const log = createRequestLog('pretty', (line) => process.stdout.write(`${line}\n`))
+ * log.line({ req, started: log.start() }, 200, 'pro')
+ */
+export function createRequestLog(format: LogFormat, write: (line: string) => void): RequestLog {
+  if (format === 'silent') return { start: () => 0, line: () => {} }
+  return {
+    start: () => performance.now(),
+    line({ req, started }, status, plan, note) {
+      const ms = Math.round((performance.now() - started) * 10) / 10
+      const session = req.headers['x-mock-session']
+      if (format === 'json') {
+        const time = new Date().toISOString()
+        write(
+          JSON.stringify({
+            time,
+            method: req.method,
+            path: req.url,
+            status,
+            plan: plan ?? null,
+            ms,
+            session: session ?? null,
+            note: note ?? null,
+          }),
+        )
+      } else {
+        write(
+          `${req.method} ${req.url} ${status} ${plan ?? '-'} ${ms}ms${session ? ` [${String(session)}]` : ''}${note ? ` (${note})` : ''}`,
+        )
+      }
+    },
+  }
+}

@@ -1,0 +1,169 @@
+/**
+ * The standalone server's way for each request: CORS preflight, the admin API under `/__mock`, or
+ * the session's world (`X-Mock-Session`), with the user's msw handlers in front when loaded, then
+ * the shared node delivery step. The hot path (no user handlers) reads no body for a GET and
+ * answers synchronously.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http'
+import type { RequestHandler } from 'msw'
+import { problem } from '../core/errors.js'
+import type { World } from '../world/create-world.js'
+import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
+import type { Delivery, Exchange } from './node-delivery.js'
+import { apiRequest, type Body, hasBody, readBody, readBodyThen, splitUrl } from './node-request.js'
+import type { LoggedRequest, RequestLog } from './request-log.js'
+import type { Sessions } from './sessions.js'
+import { runUserHandlers, toFetchRequest } from './user-handlers.js'
+
+/** One request on its way through the server. */
+export interface ServerExchange extends Exchange, LoggedRequest {
+  readonly path: string
+  readonly query: string
+  /** The session's world, once chosen (the default world until then). */
+  world: World
+  closeAfter: boolean
+}
+
+export interface RouterParts {
+  readonly sessions: Sessions
+  readonly corsOrigin: CorsOrigins
+  readonly userHandlers: readonly RequestHandler[]
+  readonly maxBodyBytes: number
+  readonly drainLimit: number
+  readonly delivery: Delivery<ServerExchange>
+  readonly log: RequestLog
+  /** The admin API's handler, loaded on first use. */
+  readonly admin: () => Promise<(req: IncomingMessage, res: ServerResponse) => void>
+  /** The server's base URL, for the Fetch requests user handlers see. */
+  readonly url: () => string
+}
+
+const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
+const INVALID_SESSION = 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".'
+
+/** Offers the request to the user's msw handlers; `true` when one of them answered it. */
+async function answeredByUserHandlers(exchange: ServerExchange, body: Body, parts: RouterParts): Promise<boolean> {
+  const { req, res, headers } = exchange
+  const result = await runUserHandlers(parts.userHandlers, toFetchRequest(req, parts.url() || 'http://127.0.0.1', body.text))
+  if (result.kind === 'none') return false
+  if (result.kind === 'network-error') {
+    res.socket?.destroy()
+    parts.log.line(exchange, 0, undefined, 'user handler: network error')
+    return true
+  }
+  const out: Record<string, string> = { ...headers }
+  result.response.headers.forEach((value, name) => {
+    out[name] = value
+  })
+  const buffer = Buffer.from(await result.response.arrayBuffer())
+  out['content-length'] = String(buffer.length)
+  res.writeHead(result.response.status, out)
+  res.end(buffer)
+  parts.log.line(exchange, result.response.status, undefined, 'user handler')
+  return true
+}
+
+/** A CORS preflight: answered without a key or quota. */
+function answerPreflight(exchange: ServerExchange, parts: RouterParts): void {
+  const { req, res } = exchange
+  const headers = preflightHeaders(parts.corsOrigin, req.headers.origin, req.headers['access-control-request-headers'])
+  res.writeHead(204, { ...headers, 'content-length': 0 })
+  res.end()
+  parts.log.line(exchange, 204, undefined, 'preflight')
+}
+
+/** Hands the request to the admin API (express, loaded on first use). */
+function toAdmin(exchange: ServerExchange, parts: RouterParts): void {
+  const { req, res, headers } = exchange
+  for (const [name, value] of Object.entries(headers)) res.setHeader(name, value)
+  res.on('finish', () => parts.log.line(exchange, res.statusCode, undefined, 'admin'))
+  parts.admin().then(
+    (app) => app(req, res),
+    (error: unknown) => parts.delivery.fail(exchange, error),
+  )
+}
+
+/**
+ * @example
+ * const server = createServer(createRequestRouter(parts))
+ */
+export function createRequestRouter(parts: RouterParts): (req: IncomingMessage, res: ServerResponse) => void {
+  const { sessions, corsOrigin, userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
+
+  const serve = (exchange: ServerExchange, body: Body | undefined): void => {
+    const { req, path, query } = exchange
+    if (body?.abandoned) exchange.closeAfter = true
+    const request =
+      body === undefined
+        ? { method: req.method ?? 'GET', path, query, headers: req.headers, body: undefined }
+        : apiRequest(req, path, query, body)
+    delivery.deliver(exchange, exchange.world.handle(request))
+  }
+
+  /** With user handlers loaded: read the body, offer the request to them first, then to the world. */
+  const serveWithUserHandlers = async (exchange: ServerExchange): Promise<void> => {
+    const body = await readBody(exchange.req, maxBodyBytes, drainLimit)
+    if (!body.tooLarge && (await answeredByUserHandlers(exchange, body, parts))) return
+    serve(exchange, body)
+  }
+
+  const route = (exchange: ServerExchange): void => {
+    const { req, res, path } = exchange
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
+      answerPreflight(exchange, parts)
+      return
+    }
+    if (path === '/__mock' || path.startsWith('/__mock/')) {
+      toAdmin(exchange, parts)
+      return
+    }
+    const world = sessions.get(req.headers['x-mock-session'] as string | undefined)
+    if (!world) {
+      delivery.write(exchange, problem('invalid_session', INVALID_SESSION))
+      log.line(exchange, 400)
+      return
+    }
+    exchange.world = world
+    if (userHandlers.length > 0) {
+      serveWithUserHandlers(exchange).catch((error: unknown) => delivery.fail(exchange, error))
+      return
+    }
+    if (!hasBody(req)) {
+      serve(exchange, undefined)
+      return
+    }
+    readBodyThen(
+      req,
+      maxBodyBytes,
+      drainLimit,
+      (body) => {
+        try {
+          serve(exchange, body)
+        } catch (error) {
+          delivery.fail(exchange, error)
+        }
+      },
+      (error) => delivery.fail(exchange, error),
+    )
+  }
+
+  return (req, res) => {
+    const origin = req.headers.origin
+    const { path, query } = splitUrl(req.url ?? '/')
+    const exchange: ServerExchange = {
+      req,
+      res,
+      path,
+      query,
+      started: log.start(),
+      headers: origin === undefined ? NO_HEADERS : corsHeaders(corsOrigin, origin),
+      world: sessions.main,
+      closeAfter: false,
+    }
+    try {
+      route(exchange)
+    } catch (error) {
+      delivery.fail(exchange, error)
+    }
+  }
+}

@@ -1,0 +1,137 @@
+/**
+ * `createWorld(options)`: one isolated Pet Store world (data, keys, clock, counters, scenario,
+ * journal) and the host-free ways to reach it: the plain `handle` the hosts call and a `fetch`
+ * function. It loads neither msw nor @msw/data: `createPetStore` adds those for in-process use,
+ * and the standalone server's sessions are worlds without them (fast start, small memory).
+ */
+import type { Clock } from '../clock.js'
+import { createApi } from '../core/api.js'
+import { type AuditReport, auditJournal } from '../core/audit.js'
+import { createJournal, type Journal } from '../core/journal.js'
+import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js'
+import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+import { createFetch } from '../handlers/fetch.js'
+import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
+import type { Pet } from '../schemas.js'
+import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
+import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
+import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
+import { withJournal, withScenarioHeader } from './pipeline.js'
+import { createScenarioSwitch } from './scenario-switch.js'
+
+export interface World {
+  /** The msw URL pattern of the API's base (`*\/v1` by default), for the handlers. */
+  readonly urlPattern: string
+  /** A `fetch` function answered by this world directly, without interception. */
+  readonly fetch: typeof fetch
+  /** The path the API lives under, e.g. `/v1`. */
+  readonly basePath: string
+  /** The whole pipeline: a plain request in, a plain response out. Hosts call this. */
+  readonly handle: (request: ApiRequest) => ApiResult
+  /** Hosts call this when they hand a response of `handle` to the client (the retry audit tells in-flight requests from retries). */
+  readonly markDelivered: (response: ApiResponse) => void
+  /** The pets, as an @msw/data collection: read and write them in test set-up. */
+  readonly pets: PetCollection
+  /** This world's clock. */
+  readonly clock: Clock
+  /** The known API keys. */
+  readonly keys: ReadonlyMap<string, ApiKey>
+  /** The rate limiter's counters. */
+  readonly rateLimiter: RateLimiter
+  /** The last exchanges this world answered, newest last. */
+  readonly journal: Journal
+  /** Did each key honour Retry-After and back off? Computed from the journal. */
+  audit(): AuditReport
+  /** The whole state: pets, next id, counters and bans, clock. */
+  snapshot(): WorldSnapshot
+  /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
+  restore(snapshot: unknown): Promise<void>
+  /** The name of the current scenario. */
+  readonly scenario: string
+  /** Switches this world to a scenario: its data, keys, counters, clock and faults, from scratch. Throws for an unknown name. */
+  useScenario(name: string): Promise<void>
+  /** The scenarios this world knows. */
+  readonly scenarios: ScenarioCatalogue
+  /** Resolves when the collection holds every pet written so far. */
+  ready(): Promise<void>
+  /** Back to the seeded state of the current scenario: pets, ids, counters, bans, journal; the clock returns to real time (or the scenario's start). */
+  reset(): Promise<void>
+}
+
+/**
+ * Creates one isolated Pet Store world without msw (hosts that need none use it; in tests, use
+ * `createPetStore`). `data` keeps its pets: by default in the indexes only.
+ *
+ * @example
+ * const world = createWorld({ seed: 7 })
+ * const response = await world.fetch('/v1/pets', { headers: { Authorization: 'Bearer test-free' } })
+ */
+export function createWorld(options: PetStoreOptions = {}, data: PetData = createIndexOnlyData()): World {
+  const resolved = resolveOptions(options)
+  const { clock, basePath, scenarios: catalogue } = resolved
+  const rateLimiter = createRateLimiter({ now: clock.now, options: resolved.rateLimit })
+  const keys = new Map<string, ApiKey>()
+  const journal = createJournal({ limit: resolved.journalLimit, now: clock.now })
+  const core = createApi({ basePath, keys, pets: data.repository, quota: rateLimiter, now: clock.now, options: resolved.api })
+  const scenarios = createScenarioSwitch({ options: resolved, core, keys, rateLimiter, clock, journal, data })
+  void scenarios.start(resolved.scenario, true)
+
+  // The pipeline, outermost first: journal -> X-Mock-Scenario -> the scenario's faults -> core.
+  const scenarioStep = withScenarioHeader(() => scenarios.api, {
+    catalogue,
+    current: () => scenarios.current.name,
+    oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
+  })
+  const pipeline = withJournal(scenarioStep, journal, () => scenarios.current.name)
+  const handle = (request: ApiRequest): ApiResult => pipeline.handle(request)
+
+  return {
+    urlPattern: resolved.urlPattern,
+    fetch: createFetch(handle, pipeline.markDelivered),
+    markDelivered: pipeline.markDelivered,
+    basePath,
+    handle,
+    get pets() {
+      if (!data.collection) {
+        misuse(
+          'This world has no @msw/data collection (created with collection: false, as the standalone server does). Use the API, or GET /__mock/state.',
+        )
+      }
+      return data.collection
+    },
+    clock,
+    keys,
+    rateLimiter,
+    journal,
+    audit: () => auditJournal(journal.all()),
+    scenarios: catalogue,
+    get scenario() {
+      return scenarios.current.name
+    },
+    useScenario(name) {
+      try {
+        const next = catalogue.get(name)
+        scenarioStep.forget()
+        return scenarios.start(next)
+      } catch (error) {
+        return Promise.reject(error)
+      }
+    },
+    ready: () => data.settled(),
+    snapshot() {
+      const { pets, nextId } = data.snapshot()
+      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenarios.current.name }
+    },
+    async restore(input) {
+      const result = parseSnapshot(input)
+      if (!result.ok) misuse(result.message)
+      const { snapshot } = result
+      scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario))
+      rateLimiter.reset()
+      for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
+      clock.restore(snapshot.clock)
+      await data.load(snapshot.pets as Pet[], snapshot.nextId)
+    },
+    reset: () => scenarios.start(scenarios.current),
+  }
+}

@@ -1,0 +1,175 @@
+/**
+ * The options of a world, normalised and checked once into `ResolvedOptions` (as ky's
+ * `validateAndMerge` does): nothing further down re-checks or re-defaults them.
+ */
+import { type Clock, createClock, type Moment, toEpochMs } from '../clock.js'
+import type { ApiOptions } from '../core/api.js'
+import type { RateLimitOptions } from '../core/rate-limit.js'
+import type { QueryValidation } from '../core/validate.js'
+import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
+import { createScenarioCatalogue, type ScenarioCatalogue } from '../scenarios/catalogue.js'
+import type { Scenario } from '../scenarios/schema.js'
+import { type PetRecordInput, type PetStatus, PetStatusSchema } from '../schemas.js'
+import { BAN_DEFAULTS, DEFAULT_MAX_BODY_BYTES, DEPRECATED_AT, PLAN_LIMITS, SUNSET } from '../spec.js'
+
+export interface PetStoreOptions {
+  /** Seed of the generated pets. Default 1. */
+  seed?: number
+  /** How many pets to generate (default 50), or the pets themselves. */
+  pets?: number | readonly PetRecordInput[]
+  /** Generated pets get categories 1..categories. Default 10. */
+  categories?: number
+  /**
+   * Where the API lives. Default `* /v1` without the space: any origin, path `/v1`, so the same
+   * handlers serve production, staging and localhost. A full URL (`https://api.petstore.test/v1`)
+   * limits the msw handlers to that origin.
+   */
+  baseUrl?: string
+  /** API keys and their plans. Default: `test-free`, `test-pro`, `test-business`, `test-enterprise`. */
+  keys?: readonly KeyConfig[]
+  /** The world's clock, or a moment to freeze a new clock at. Default: a new clock on real time. */
+  clock?: Clock | Moment
+  /** `strict` (default): 400 for `limit` outside 1..100 or an unknown `status`; `lenient`: clamp. */
+  queryValidation?: QueryValidation
+  /** Status stored when `POST /pets` omits it. Default: none (the pet has no `status`). */
+  defaultStatus?: PetStatus
+  /** Bodies larger than this get 413. Default 1 MiB. */
+  maxBodyBytes?: number
+  /** When `GET /pets/{petId}` was deprecated, for its `Deprecation` header. */
+  deprecatedAt?: Moment
+  /** The scenario to start in (see docs/scenarios.md). Default `default`. */
+  scenario?: string
+  /** Your own scenarios (parsed scenario files): they add to the shipped ones or override them by name. */
+  scenarios?: readonly unknown[]
+  /**
+   * Keep the pets in an @msw/data collection too (`petStore.pets`). Default `true`. `false` keeps
+   * them in the indexes only: faster creates, no `petStore.pets` (the standalone server's sessions).
+   */
+  collection?: boolean
+  /** How many exchanges the request journal keeps (oldest dropped first). Default 1,000; 0 turns it off. */
+  journalLimit?: number
+  /** Rate-limit and ban settings. */
+  rateLimit?: {
+    /** The early retry that bans a key. Default 5. */
+    banAfterEarlyRetries?: number
+    /** Ban length in seconds. Default 900 (15 minutes). */
+    banDurationSeconds?: number
+    /** `Retry-After` as `seconds` (default) or `http-date`. */
+    retryAfterFormat?: 'seconds' | 'http-date'
+    /** What a 401 reports: `free-plan` (default) or `omit`. */
+    unauthenticatedHeaders?: 'free-plan' | 'omit'
+  }
+}
+
+/** Every option of a world, checked, with its default filled in. */
+export interface ResolvedOptions {
+  /** The options as given, for worlds made alike (one-off scenario worlds). */
+  readonly given: PetStoreOptions
+  /** The msw URL pattern of the API's base (`*\/v1` by default). */
+  readonly urlPattern: string
+  /** The path the API lives under, e.g. `/v1`. */
+  readonly basePath: string
+  readonly seed: number
+  readonly clock: Clock
+  readonly api: ApiOptions
+  readonly rateLimit: RateLimitOptions
+  readonly journalLimit: number
+  readonly keys: readonly KeyConfig[]
+  /** The option's pets: a count or a list (checked when a scenario starts, as scenarios may replace them). */
+  readonly pets: number | readonly PetRecordInput[]
+  readonly categories: number
+  readonly scenarios: ScenarioCatalogue
+  /** The scenario the world starts in. */
+  readonly scenario: Scenario
+}
+
+/** A misuse of the library: a TypeError whose message names the option and the fix. */
+export function misuse(message: string): never {
+  throw new TypeError(`[petstore-mock] ${message}`)
+}
+
+/** The msw URL pattern and the path of a `baseUrl` option. */
+function baseOf(baseUrl: string): { pattern: string; path: string } {
+  const trimmed = baseUrl.replace(/\/+$/, '')
+  if (trimmed.startsWith('*/') || trimmed.startsWith('/')) {
+    const path = trimmed.startsWith('*') ? trimmed.slice(1) : trimmed
+    return { pattern: trimmed.startsWith('*') ? trimmed : `*${trimmed}`, path }
+  }
+  let url: URL
+  try {
+    url = new URL(trimmed)
+  } catch {
+    return misuse(`baseUrl ${JSON.stringify(baseUrl)} is not a URL or a path: use e.g. "https://api.petstore.test/v1", "/v1" or "*/v1".`)
+  }
+  return { pattern: trimmed, path: url.pathname.replace(/\/+$/, '') }
+}
+
+export function wholeNumber(value: number, name: string, min: number): number {
+  if (!Number.isSafeInteger(value) || value < min) misuse(`${name} must be a whole number of at least ${min}, got ${String(value)}.`)
+  return value
+}
+
+function positive(value: number | undefined, fallback: number, name: string): number {
+  if (value === undefined) return fallback
+  if (!Number.isFinite(value) || value <= 0) misuse(`${name} must be a positive number, got ${String(value)}.`)
+  return value
+}
+
+function oneOf<T extends string>(value: T | undefined, allowed: readonly T[], name: string): T {
+  const chosen = value ?? (allowed[0] as T)
+  if (!allowed.includes(chosen)) misuse(`${name} must be ${allowed.map((a) => `"${a}"`).join(' or ')}, got ${JSON.stringify(value)}.`)
+  return chosen
+}
+
+function resolveClock(given: Clock | Moment | undefined): Clock {
+  if (typeof given === 'object' && !(given instanceof Date)) return given
+  const clock = createClock()
+  if (given !== undefined) clock.set(given)
+  return clock
+}
+
+function resolveRateLimit(rl: NonNullable<PetStoreOptions['rateLimit']>): RateLimitOptions {
+  return {
+    banAfterEarlyRetries: positive(rl.banAfterEarlyRetries, BAN_DEFAULTS.afterEarlyRetries, 'rateLimit.banAfterEarlyRetries'),
+    banDurationMs: positive(rl.banDurationSeconds, BAN_DEFAULTS.durationMs / 1000, 'rateLimit.banDurationSeconds') * 1000,
+    retryAfterFormat: oneOf(rl.retryAfterFormat, ['seconds', 'http-date'], 'rateLimit.retryAfterFormat'),
+    unauthenticatedHeaders: oneOf(rl.unauthenticatedHeaders, ['free-plan', 'omit'], 'rateLimit.unauthenticatedHeaders'),
+    freePlan: PLAN_LIMITS.free,
+  }
+}
+
+/**
+ * Checks every option and fills in the defaults; throws a TypeError naming the option for a bad one.
+ *
+ * @example
+ * const resolved = resolveOptions({ seed: 7, queryValidation: 'lenient' })
+ * resolved.api.queryValidation // 'lenient'
+ */
+export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
+  const { pattern, path } = baseOf(options.baseUrl ?? '*/v1')
+  if (options.defaultStatus !== undefined && !PetStatusSchema.safeParse(options.defaultStatus).success) {
+    misuse(`defaultStatus must be one of available, pending, sold, got ${JSON.stringify(options.defaultStatus)}.`)
+  }
+  const scenarios = createScenarioCatalogue(options.scenarios as never[] | undefined)
+  return {
+    given: options,
+    urlPattern: pattern,
+    basePath: path,
+    seed: wholeNumber(options.seed ?? 1, 'seed', Number.MIN_SAFE_INTEGER),
+    clock: resolveClock(options.clock),
+    api: {
+      queryValidation: oneOf(options.queryValidation, ['strict', 'lenient'], 'queryValidation'),
+      defaultStatus: options.defaultStatus,
+      maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
+      sunsetAt: toEpochMs(SUNSET),
+      deprecatedAt: toEpochMs(options.deprecatedAt ?? DEPRECATED_AT),
+    },
+    rateLimit: resolveRateLimit(options.rateLimit ?? {}),
+    journalLimit: options.journalLimit ?? 1_000,
+    keys: options.keys ?? DEFAULT_KEYS,
+    pets: typeof options.pets === 'number' ? wholeNumber(options.pets, 'pets', 0) : (options.pets ?? 50),
+    categories: wholeNumber(options.categories ?? 10, 'categories', 1),
+    scenarios,
+    scenario: scenarios.get(options.scenario ?? 'default'),
+  }
+}

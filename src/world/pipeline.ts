@@ -1,0 +1,82 @@
+/**
+ * The steps a world puts around its core, each a wrapper like `withFaults`, so one request reads
+ * top to bottom: journal -> scenario step (`X-Mock-Scenario`) -> faults -> core.
+ * See docs/architecture.md for the whole path, hosts included.
+ */
+import type { Api } from '../core/api.js'
+import { plainMessage, problem } from '../core/errors.js'
+import type { JournalRecorder } from '../core/journal.js'
+import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
+import { unknownScenarioMessage } from '../scenarios/catalogue.js'
+
+export interface ScenarioStep extends Api {
+  /** Forgets the one-off worlds (the scenario catalogue or the current scenario changed). */
+  forget(): void
+}
+
+/** Marks a response with the scenario that answered it, for the journal. */
+const answeredIn = (response: ApiResponse, scenario: string): ApiResponse => ({ ...response, meta: { ...response.meta, scenario } })
+
+/**
+ * The `X-Mock-Scenario` step: a request naming another scenario than the current one is answered by
+ * a one-off world in that scenario, made on first use and kept; the others go on to `next()`.
+ *
+ * @example
+ * const step = withScenarioHeader(() => scenarios.api, { catalogue, current: () => scenarios.current.name, oneOff: (name) => createWorld({ ...options, scenario: name }) })
+ */
+export function withScenarioHeader(
+  next: () => Api,
+  { catalogue, current, oneOff }: { catalogue: ScenarioCatalogue; current: () => string; oneOff: (name: string) => Api },
+): ScenarioStep {
+  const worlds = new Map<string, Api>()
+  const inScenario = (name: string, request: ApiRequest): ApiResult => {
+    if (!catalogue.has(name)) return answeredIn(problem('unknown_scenario', unknownScenarioMessage(name, catalogue.names())), name)
+    let world = worlds.get(name)
+    if (!world) {
+      try {
+        world = oneOff(name)
+      } catch (error) {
+        return answeredIn(problem('unknown_scenario', plainMessage(error)), name)
+      }
+      worlds.set(name, world)
+    }
+    const result = world.handle(request)
+    return result instanceof Promise ? result.then((response) => answeredIn(response, name)) : answeredIn(result, name)
+  }
+  return {
+    handle(request) {
+      const requested = request.headers['x-mock-scenario']
+      if (typeof requested === 'string' && requested !== '' && requested !== current()) return inScenario(requested, request)
+      return next().handle(request)
+    },
+    forget: () => worlds.clear(),
+  }
+}
+
+export interface JournalStep extends Api {
+  /** The host handed `response` to the client: requests arriving from now on were sent after it was seen. */
+  markDelivered(response: ApiResponse): void
+}
+
+/**
+ * Records every answer of `next` in the journal, with the order requests arrived in (for the retry audit).
+ *
+ * @example
+ * const step = withJournal(api, journal, () => scenarios.current.name)
+ */
+export function withJournal(next: Api, journal: JournalRecorder, scenario: () => string): JournalStep {
+  let arrivals = 0
+  const record = (request: ApiRequest, response: ApiResponse, arrival: number): ApiResponse => {
+    journal.record(request, response, { arrival, scenario: response.meta?.scenario ?? scenario(), fault: response.meta?.fault })
+    return response
+  }
+  return {
+    handle(request) {
+      const arrival = ++arrivals
+      const result = next.handle(request)
+      return result instanceof Promise ? result.then((response) => record(request, response, arrival)) : record(request, result, arrival)
+    },
+    markDelivered: (response) => journal.delivered(response, arrivals + 1),
+  }
+}

@@ -1,0 +1,110 @@
+/**
+ * A world's current scenario: its keys and fault rules over the core, and starting it from scratch
+ * (data, counters, clock). A scenario is checked before anything changes, so a bad one changes nothing.
+ */
+import type { Clock } from '../clock.js'
+import type { Api } from '../core/api.js'
+import { withFaults } from '../core/faults.js'
+import type { Journal } from '../core/journal.js'
+import { createRandom } from '../core/random.js'
+import type { RateLimiter } from '../core/rate-limit.js'
+import type { ApiKey } from '../core/types.js'
+import { resolveKeys } from '../keys.js'
+import type { Scenario } from '../scenarios/schema.js'
+import type { Pet } from '../schemas.js'
+import { DAY_MS, MINUTE_MS } from '../spec.js'
+import type { PetData } from '../store/pet-data.js'
+import { misuse, type ResolvedOptions } from './options.js'
+import { startingPets } from './starting-pets.js'
+
+export interface ScenarioSwitch {
+  /** The core with the current scenario's faults around it. */
+  readonly api: Api
+  readonly current: Scenario
+  /** Starts `next` from scratch: keys, faults, pets, counters, journal, and the clock (to its start, or real time unless `first`). */
+  start(next: Scenario, first?: boolean): Promise<void>
+  /** Puts the keys and faults of `next` in place, nothing else (a state restore brings the rest). */
+  apply(next: Scenario): void
+}
+
+export interface ScenarioParts {
+  readonly options: ResolvedOptions
+  readonly core: Api
+  /** The world's key lookup, which the core reads: filled in place. */
+  readonly keys: Map<string, ApiKey>
+  readonly rateLimiter: RateLimiter
+  readonly clock: Clock
+  readonly journal: Pick<Journal, 'clear'>
+  readonly data: PetData
+}
+
+/** Starts a scenario's keys at the counters it states (`keys.start`). */
+function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, rateLimiter: RateLimiter, now: number): void {
+  for (const [name, counters] of Object.entries(scenario.keys?.start ?? {})) {
+    for (const key of name === '*' ? [...keys.values()] : [keys.get(name) as ApiKey]) {
+      const minuteCount = counters.minuteUsed === 'all' ? key.limits.perMinute : (counters.minuteUsed ?? 0)
+      const dayCount = counters.dayUsed === 'all' ? key.limits.perDay : (counters.dayUsed ?? 0)
+      rateLimiter.setCounters(key.key, {
+        minuteStart: now - (now % MINUTE_MS),
+        minuteCount,
+        dayStart: now - (now % DAY_MS),
+        dayCount: Math.max(dayCount, minuteCount),
+        retryAt: 0,
+        earlyRetries: 0,
+        bannedUntil: counters.bannedForSeconds === undefined ? 0 : now + counters.bannedForSeconds * 1000,
+      })
+    }
+  }
+}
+
+/**
+ * @example
+ * const scenarios = createScenarioSwitch({ options, core, keys, rateLimiter, clock, journal, data })
+ * await scenarios.start(options.scenarios.get('rate-limited'))
+ */
+export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
+  const { options, core, keys, rateLimiter, clock, journal, data } = parts
+  let api = core
+  let current = options.scenario
+  /** The starting pets of the last scenario started: a reset reuses them. */
+  let cached: { scenario: Scenario; pets: Pet[] } | undefined
+
+  /** Checks a scenario's keys and returns what puts it in place. */
+  const prepare = (next: Scenario) => {
+    const resolved = resolveKeys(next.keys?.list ?? options.keys)
+    for (const name of Object.keys(next.keys?.start ?? {})) {
+      if (name !== '*' && !resolved.has(name))
+        misuse(`scenario "${next.name}" keys.start.${name}: no such key. Known keys: ${[...resolved.keys()].join(', ')}.`)
+    }
+    return () => {
+      keys.clear()
+      for (const [name, key] of resolved) keys.set(name, key)
+      const seed = next.seed ?? options.seed
+      api = next.faults?.length
+        ? withFaults(core, { rules: next.faults, random: createRandom(seed ^ 0x9e3779b9), basePath: options.basePath, scenario: next.name })
+        : core
+      current = next
+    }
+  }
+
+  return {
+    get api() {
+      return api
+    },
+    get current() {
+      return current
+    },
+    apply: (next) => prepare(next)(),
+    start(next, first = false) {
+      const commit = prepare(next)
+      if (cached?.scenario !== next) cached = { scenario: next, pets: startingPets(options, next) }
+      commit()
+      rateLimiter.reset()
+      journal.clear()
+      if (next.clock) clock.set(next.clock.start, { running: !next.clock.frozen })
+      else if (!first) clock.useRealTime()
+      startCounters(next, keys, rateLimiter, clock.now())
+      return data.load(cached.pets)
+    },
+  }
+}

@@ -1,0 +1,149 @@
+/**
+ * The shape of the house, checked on every run (issue #12): files and functions short enough to
+ * read, no import cycle, no import pointing up a layer, and a core free of hosts and libraries.
+ * The layers are the ones docs/architecture.md draws.
+ */
+import { readdirSync, readFileSync } from 'node:fs'
+import { dirname, join, relative, resolve } from 'node:path'
+import ts from 'typescript'
+import { describe, expect, it } from 'vitest'
+
+const ROOT = resolve(import.meta.dirname, '../..')
+const SRC = join(ROOT, 'src')
+const MAX_FILE_LINES = 300
+const MAX_FUNCTION_LINES = 80
+
+/** Layers from the bottom up: a file may import its own layer or a lower one, never a higher one. */
+const LAYERS: readonly (readonly string[])[] = [
+  ['spec.ts', 'schemas.ts', 'clock.ts'],
+  ['core/'],
+  ['store/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts'],
+  ['handlers/'],
+  ['world/'],
+  ['create-pet-store.ts', 'hosts/'],
+  ['index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'cli.ts'],
+]
+
+const layerOf = (file: string): number => {
+  const index = LAYERS.findIndex((layer) => layer.some((place) => (place.endsWith('/') ? file.startsWith(place) : file === place)))
+  if (index === -1) throw new Error(`${file} is in no layer of test/architecture/structure.test.ts: add it to one.`)
+  return index
+}
+
+function sourceFiles(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
+    const path = join(dir, entry.name)
+    if (entry.isDirectory()) return sourceFiles(path)
+    return entry.name.endsWith('.ts') && !entry.name.endsWith('.test.ts') && !entry.name.endsWith('.d.ts') ? [path] : []
+  })
+}
+
+interface Parsed {
+  file: string
+  lines: number
+  /** Files of src/ this file imports with a value (not type-only) or type import, relative to src/. */
+  imports: { target: string; typeOnly: boolean }[]
+  /** Packages and node built-ins this file imports at run time. */
+  packages: string[]
+  functions: { name: string; lines: number }[]
+}
+
+function parse(path: string): Parsed {
+  const text = readFileSync(path, 'utf8')
+  const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true)
+  const file = relative(SRC, path)
+  const parsed: Parsed = { file, lines: text.split('\n').length, imports: [], packages: [], functions: [] }
+  const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line
+  const visit = (node: ts.Node): void => {
+    if (
+      (ts.isImportDeclaration(node) || ts.isExportDeclaration(node)) &&
+      node.moduleSpecifier &&
+      ts.isStringLiteral(node.moduleSpecifier)
+    ) {
+      const specifier = node.moduleSpecifier.text
+      const typeOnly = ts.isImportDeclaration(node) ? (node.importClause?.isTypeOnly ?? false) : node.isTypeOnly
+      if (specifier.startsWith('.')) {
+        const target = relative(SRC, resolve(dirname(path), specifier)).replace(/\.js$/, '.ts')
+        if (target.endsWith('.ts')) parsed.imports.push({ target, typeOnly })
+      } else if (!typeOnly) parsed.packages.push(specifier)
+    }
+    if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
+      const [argument] = node.arguments
+      if (argument && ts.isStringLiteral(argument) && !argument.text.startsWith('.')) parsed.packages.push(argument.text)
+    }
+    if (ts.isFunctionLike(node) && 'body' in node && node.body) {
+      const name = node.name && ts.isIdentifier(node.name) ? node.name.text : `(anonymous at line ${lineOf(node.getStart()) + 1})`
+      parsed.functions.push({ name, lines: lineOf(node.getEnd()) - lineOf(node.getStart()) + 1 })
+    }
+    ts.forEachChild(node, visit)
+  }
+  visit(source)
+  return parsed
+}
+
+const files = sourceFiles(SRC).map(parse)
+const byFile = new Map(files.map((parsed) => [parsed.file, parsed]))
+
+describe('the structure of src/', () => {
+  it(`has no source file over ${MAX_FILE_LINES} lines`, () => {
+    expect(files.filter((parsed) => parsed.lines > MAX_FILE_LINES).map((parsed) => `${parsed.file} (${parsed.lines})`)).toEqual([])
+  })
+
+  it(`has no function over ${MAX_FUNCTION_LINES} lines`, () => {
+    const long = files.flatMap((parsed) =>
+      parsed.functions.filter((fn) => fn.lines > MAX_FUNCTION_LINES).map((fn) => `${parsed.file}: ${fn.name} (${fn.lines})`),
+    )
+    expect(long).toEqual([])
+  })
+
+  it('has no import pointing up a layer', () => {
+    const up = files.flatMap((parsed) =>
+      parsed.imports.filter(({ target }) => layerOf(target) > layerOf(parsed.file)).map(({ target }) => `${parsed.file} -> ${target}`),
+    )
+    expect(up).toEqual([])
+  })
+
+  it('has no import cycle', () => {
+    const cycles: string[] = []
+    const state = new Map<string, 'visiting' | 'done'>()
+    const walk = (file: string, path: string[]): void => {
+      if (state.get(file) === 'done') return
+      if (state.get(file) === 'visiting') {
+        cycles.push([...path.slice(path.indexOf(file)), file].join(' -> '))
+        return
+      }
+      state.set(file, 'visiting')
+      for (const { target } of byFile.get(file)?.imports ?? []) walk(target, [...path, file])
+      state.set(file, 'done')
+    }
+    for (const parsed of files) walk(parsed.file, [])
+    expect(cycles).toEqual([])
+  })
+
+  it('keeps the core free of msw, express, node:*, faker and @msw/data', () => {
+    const core = files.filter((parsed) => parsed.file.startsWith('core/'))
+    expect(core.length).toBeGreaterThan(5)
+    const forbidden = core.flatMap((parsed) =>
+      parsed.packages.filter((name) => /^(msw|express|node:|@faker-js|@msw\/data)/.test(name)).map((name) => `${parsed.file}: ${name}`),
+    )
+    expect(forbidden).toEqual([])
+  })
+
+  it('keeps core, store, handlers and the world from importing hosts/', () => {
+    const lower = files.filter((parsed) => /^(core|store|handlers|world)\//.test(parsed.file))
+    const wrong = lower.flatMap((parsed) =>
+      parsed.imports.filter(({ target }) => target.startsWith('hosts/')).map(({ target }) => `${parsed.file} -> ${target}`),
+    )
+    expect(wrong).toEqual([])
+  })
+})
+
+describe('the checker itself', () => {
+  it('sees imports, packages and functions', () => {
+    const api = byFile.get('core/api.ts')
+    expect(api?.imports.map((i) => i.target)).toContain('core/errors.ts')
+    expect(byFile.get('hosts/http-server.ts')?.packages).toContain('node:http')
+    expect(api?.functions.map((fn) => fn.name)).toContain('createApi')
+    expect(layerOf('hosts/admin.ts')).toBeGreaterThan(layerOf('world/create-world.ts'))
+  })
+})

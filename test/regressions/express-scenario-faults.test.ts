@@ -1,0 +1,66 @@
+/**
+ * Issue #12: the express middleware answered a `network-error` fault with express's HTML 500 page
+ * (`RangeError: Invalid status code: 0`) and ignored `latency` faults. It now shares the standalone
+ * server's delivery step, so every fault behaves as it does there.
+ */
+import { afterEach, expect, it } from 'vitest'
+import type { ApiRequest } from '../../src/core/types.js'
+import { createPetStore } from '../../src/index.js'
+import { type ExpressHost, startExpressHost } from '../express/support.js'
+
+const auth = { authorization: 'Bearer test-pro' }
+let host: ExpressHost | undefined
+afterEach(async () => {
+  await host?.close()
+  host = undefined
+})
+
+const withScenario = async (faults: unknown[]) => {
+  const petStore = createPetStore({ scenario: 'under-test', scenarios: [{ name: 'under-test', description: 'faults under test', faults }] })
+  host = await startExpressHost(petStore, '/api')
+  return { petStore, base: `${host.origin}/api/v1` }
+}
+
+it('drops the connection on a network-error fault instead of answering an HTML 500', async () => {
+  const { base, petStore } = await withScenario([{ chaos: true, match: { operation: 'listPets' }, fault: { type: 'network-error' } }])
+  await expect(fetch(`${base}/pets`, { headers: auth })).rejects.toThrow(/fetch failed/)
+  expect(petStore.journal.find({ path: '/v1/pets' })[0]?.fault).toBe('network-error')
+  // Operations the rule does not match are answered as usual.
+  expect((await fetch(`${base}/pets/1`, { headers: auth })).status).toBe(200)
+})
+
+it('waits for a latency fault before answering', async () => {
+  const { base } = await withScenario([{ fault: { type: 'latency', ms: 300 } }])
+  const started = performance.now()
+  const response = await fetch(`${base}/pets?limit=1`, { headers: auth })
+  expect(performance.now() - started).toBeGreaterThanOrEqual(290)
+  expect(response.status).toBe(200)
+})
+
+it('answers a status fault with its Error body and Retry-After', async () => {
+  const { base } = await withScenario([{ chaos: true, fault: { type: 'status', status: 503, retryAfter: 7 } }])
+  const response = await fetch(`${base}/pets`, { headers: auth })
+  expect(response.status).toBe(503)
+  expect(response.headers.get('retry-after')).toBe('7')
+  expect(await response.json()).toMatchObject({ code: 'service_unavailable', status: 503 })
+})
+
+it('holds the answer on a timeout fault until the client gives up', async () => {
+  const { base } = await withScenario([{ chaos: true, fault: { type: 'timeout' } }])
+  await expect(fetch(`${base}/pets`, { headers: auth, signal: AbortSignal.timeout(300) })).rejects.toThrow(/aborted|timeout/i)
+})
+
+it('answers a failure of the mock with a JSON Error body, not an HTML page', async () => {
+  const failing = {
+    basePath: '/v1',
+    handle: (_request: ApiRequest): never => {
+      throw new Error('boom')
+    },
+    markDelivered: () => {},
+  }
+  host = await startExpressHost(failing)
+  const response = await fetch(`${host.origin}/v1/pets`, { headers: auth })
+  expect(response.status).toBe(500)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  expect(await response.json()).toEqual({ code: 'internal_error', message: expect.any(String), status: 500 })
+})
