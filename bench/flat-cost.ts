@@ -30,7 +30,7 @@ const reads = (size: number): Record<string, ApiRequest> => ({
 const create: ApiRequest = { method: 'POST', path: '/v1/pets', query: '', headers, body: '{"name":"Rex","categoryId":3,"status":"sold"}' }
 
 async function makeWorld(storage: Storage, size: number): Promise<World> {
-  const world = storage === 'indexes' ? createWorld({ pets: size, keys, collection: false }) : createPetStore({ pets: size, keys })
+  const world = storage === 'indexes' ? createWorld({ pets: size, keys }) : createPetStore({ pets: size, keys })
   await world.ready()
   return world
 }

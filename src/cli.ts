@@ -189,7 +189,7 @@ async function fileOptions(get: Lookup, options: PetStoreServerOptions): Promise
 }
 
 /** Reads flags and environment into server options; throws UsageError on anything wrong. */
-export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
+async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
   let values: Record<string, string | boolean | undefined>
   try {
     ;({ values } = parseArgs({

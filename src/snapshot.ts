@@ -9,7 +9,7 @@ import { PetRecordSchema } from './schemas.js'
 const num = z.union([z.bigint(), z.number()]).transform((value) => Number(value))
 const int64 = z.union([z.bigint(), z.number().int()]).transform((value) => BigInt(value))
 
-export const WorldSnapshotSchema = z.object({
+const WorldSnapshotSchema = z.object({
   version: z.literal(1n).or(z.literal(1)),
   pets: z.array(PetRecordSchema),
   nextId: int64,

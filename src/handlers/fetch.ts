@@ -74,7 +74,7 @@ const networkError = (): never => {
 }
 
 /** Writes the core's plain response as a Fetch `Response`. */
-export function toResponse(response: ApiResponse): Response {
+function toResponse(response: ApiResponse): Response {
   return new Response(response.status === 204 || response.status === 304 ? null : response.body, {
     status: response.status,
     headers: response.headers,

@@ -3,7 +3,7 @@
  * headers a client must read exposed.
  */
 
-export const EXPOSED_HEADERS = [
+const EXPOSED_HEADERS = [
   'X-RateLimit-Limit',
   'X-RateLimit-Remaining',
   'X-RateLimit-Reset',

@@ -24,8 +24,6 @@ export interface Sessions {
   create(): World
 }
 
-export const isSessionName = (name: string): boolean => SESSION_NAME.test(name)
-
 /**
  * @example
  * const sessions = createSessions({ seed: 7 }, 1000)

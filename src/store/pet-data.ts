@@ -26,7 +26,7 @@ export interface PetData {
 export type PetCollection = Collection<typeof PetRecordSchema>
 
 /** The stored form of a new pet under `id`: no `status` key when it has none. */
-export function petWithId(id: bigint, newPet: NewPet): Pet {
+function petWithId(id: bigint, newPet: NewPet): Pet {
   return newPet.status === undefined
     ? { id, name: newPet.name, categoryId: newPet.categoryId }
     : { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
