@@ -1,27 +1,31 @@
-# The standalone server in a container. Not built on the project's machines (they reach no container registry);
+# The standalone server in a container. Not built on the project's machines (they run no container engine);
 # see "Docker" in README.md.
 #   docker build -t petstore-mock .
 #   docker run --rm -p 4010:4010 petstore-mock --admin-token change-me
-# Listening on 0.0.0.0 turns the admin API (/__mock) off unless --admin-token (or PETSTORE_ADMIN_TOKEN) is set.
+# Listening on 0.0.0.0 turns the admin API (/__mock) off unless --admin-token (or PETSTORE_ADMIN_TOKEN) is set;
+# /__mock/health and /__mock/openapi.json stay public, so the HEALTHCHECK below and load balancers can probe it.
 
-# Stage 1: build and pack, exactly as `npm publish` would (prepack cleans dist/ and builds it).
-FROM node:20-slim AS pack
+# Stage 1: install from the lock file and build.
+FROM node:24-slim AS build
 WORKDIR /src
 COPY package.json package-lock.json ./
 RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
-RUN npm pack --pack-destination /tmp && mv /tmp/petstore-mock-*.tgz /tmp/petstore-mock.tgz
+RUN npm run build
 
-# Stage 2: the packed package and its msw peer, nothing else (msw 2: msw 3 needs Node 22).
-FROM node:20-slim
+# Stage 2: the runtime dependencies from the same lock file, and the build.
+FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
-COPY --from=pack /tmp/petstore-mock.tgz /tmp/petstore-mock.tgz
-RUN npm init -y >/dev/null \
-  && npm install --omit=dev --no-audit --no-fund /tmp/petstore-mock.tgz "msw@^2.12.0" \
-  && rm /tmp/petstore-mock.tgz && npm cache clean --force
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY --from=build /src/dist ./dist
+COPY scenarios ./scenarios
 USER node
 ENV PETSTORE_HOST=0.0.0.0 PETSTORE_PORT=4010
 EXPOSE 4010
+# Healthy when /__mock/health says "ok" ("degraded": a --state-file that cannot be written).
+HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
+  CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PETSTORE_PORT || 4010) + '/__mock/health').then((r) => r.json()).then((b) => process.exit(b.status === 'ok' ? 0 : 1), () => process.exit(1))"]
 # node as PID 1: the CLI itself handles SIGTERM/SIGINT (finishes in-flight requests, saves --state-file, exits 0).
-ENTRYPOINT ["node", "/app/node_modules/petstore-mock/dist/src/cli.js"]
+ENTRYPOINT ["node", "/app/dist/src/cli.js"]

@@ -62,9 +62,9 @@ export function startPinned(core: string, command: string, args: string[], env: 
 }
 
 /** The built petstore-mock server on `port`, pinned to the server core, with the bench key and no request log. */
-export function startMock(port: number, args: string[] = []): Proc {
+export function startMock(port: number, args: string[] = [], checkout: string = ROOT): Proc {
   return startPinned(SERVER_CORE, process.execPath, [
-    join(ROOT, 'dist/src/cli.js'),
+    join(checkout, 'dist/src/cli.js'),
     '--port',
     String(port),
     '--log',

@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
+import { benchBuilds } from './builds.js'
 import { benchFlatCost } from './flat-cost.js'
 import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
@@ -24,6 +25,7 @@ const suites = {
   'in-process': benchInProcess,
   memory: benchMemory,
   soak: benchSoak,
+  builds: benchBuilds,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

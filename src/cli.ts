@@ -1,69 +1,13 @@
 #!/usr/bin/env node
+import { helpText, parseCli, UsageError, version } from './cli-options.js'
 /**
- * `petstore-mock` / `npm start`: argument parsing and start-up only. Every option also reads an
- * environment variable; flags win.
+ * `petstore-mock` / `npm start`: start-up only (the options are read in cli-options.ts). Exit codes:
+ * 0 stopped cleanly, 1 could not start or save, 2 a usage or state-file error.
  */
-import { readFileSync } from 'node:fs'
-import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
-import { parseArgs } from 'node:util'
-import { plainMessage } from './core/errors.js'
-import { readFixturesDir, readScenarioDir } from './hosts/files.js'
-import { createPetStoreServer, isLoopback, type LogFormat, type PetStoreServerOptions } from './hosts/http-server.js'
-import { loadUserHandlers } from './hosts/user-handlers.js'
+import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from './hosts/http-server.js'
+import { StateFileError } from './hosts/state-file.js'
 import { DEFAULT_KEYS } from './keys.js'
-import { createScenarioCatalogue } from './scenarios/catalogue.js'
-import type { PetRecordInput } from './schemas.js'
 import { PLAN_LIMITS } from './spec.js'
-
-interface OptionSpec {
-  readonly name: string
-  readonly env: string
-  readonly value: string
-  readonly help: string
-}
-
-const OPTIONS: readonly OptionSpec[] = [
-  { name: 'port', env: 'PETSTORE_PORT', value: 'N', help: 'Port to listen on; 0 picks a free one (default 4010)' },
-  { name: 'host', env: 'PETSTORE_HOST', value: 'ADDR', help: 'Address to listen on (default 127.0.0.1)' },
-  { name: 'seed', env: 'PETSTORE_SEED', value: 'N', help: 'Seed of the generated pets: the same seed gives the same data (default 1)' },
-  { name: 'pets', env: 'PETSTORE_PETS', value: 'N', help: 'How many pets to generate (default 50)' },
-  {
-    name: 'scenario',
-    env: 'PETSTORE_SCENARIO',
-    value: 'NAME',
-    help: 'Scenario to start in, e.g. rate-limited, flaky (default: default; see docs/scenarios.md)',
-  },
-  {
-    name: 'scenarios',
-    env: 'PETSTORE_SCENARIOS',
-    value: 'DIR',
-    help: 'A folder of your own scenario .json files: they add to or override the shipped ones',
-  },
-  {
-    name: 'fixtures',
-    env: 'PETSTORE_FIXTURES',
-    value: 'DIR',
-    help: 'A folder with keys.json and/or pets.json (npm run fixtures writes one)',
-  },
-  {
-    name: 'state-file',
-    env: 'PETSTORE_STATE_FILE',
-    value: 'FILE',
-    help: 'Load state from FILE at start, save it on change and at shutdown',
-  },
-  { name: 'latency', env: 'PETSTORE_LATENCY', value: 'MS|MIN-MAX', help: 'Extra latency per API response, e.g. 200 or 100-500 (seeded)' },
-  { name: 'cors-origin', env: 'PETSTORE_CORS_ORIGIN', value: 'ORIGINS', help: 'Allowed CORS origins, comma-separated (default any)' },
-  { name: 'admin-token', env: 'PETSTORE_ADMIN_TOKEN', value: 'TOKEN', help: 'Bearer token for /__mock; required to use it off loopback' },
-  {
-    name: 'handlers',
-    env: 'PETSTORE_HANDLERS',
-    value: 'FILE',
-    help: 'A module exporting your own msw handlers, put in front of the built-in ones',
-  },
-  { name: 'log', env: 'PETSTORE_LOG', value: 'FORMAT', help: 'Request log: pretty (default), json or silent' },
-  { name: 'max-sessions', env: 'PETSTORE_MAX_SESSIONS', value: 'N', help: 'Live X-Mock-Session worlds kept at most (default 1000)' },
-]
 
 /** The default keys as the banner shows them: key, plan, per minute, per day. */
 const KEY_TABLE = DEFAULT_KEYS.map(({ key, plan, limits }) => {
@@ -75,149 +19,6 @@ const KEY_TABLE = DEFAULT_KEYS.map(({ key, plan, limits }) => {
     `${count(limits?.perDay ?? PLAN_LIMITS[plan].perDay)}/day`,
   ]
 })
-
-class UsageError extends Error {}
-
-function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
-  return pkg.version
-}
-
-function helpText(): string {
-  const width = Math.max(...OPTIONS.map((o) => `--${o.name} ${o.value}`.length))
-  const lines = OPTIONS.map((o) => `  ${`--${o.name} ${o.value}`.padEnd(width)}  ${o.help} [env ${o.env}]`)
-  return [
-    `petstore-mock ${version()}: a stateful mock of the Pet Store API, with auth per key, rate limits, bans and a controllable clock.`,
-    '',
-    'Usage: petstore-mock [options]      (in a clone: npm start -- [options])',
-    '',
-    'Options:',
-    ...lines,
-    `  ${'--help'.padEnd(width)}  Show this help`,
-    `  ${'--version'.padEnd(width)}  Show the version`,
-    '',
-    'Examples:',
-    '  petstore-mock --port 4999 --seed 7',
-    '  curl -H "Authorization: Bearer test-free" http://127.0.0.1:4010/v1/pets?limit=5',
-    '  curl -X POST -d \'{"advanceSeconds":60}\' http://127.0.0.1:4010/__mock/clock',
-    '  curl -X PUT -d \'{"name":"flaky"}\' http://127.0.0.1:4010/__mock/scenario',
-  ].join('\n')
-}
-
-function integer(name: string, text: string, min: number, max: number): number {
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`)
-  return Number(text)
-}
-
-type Lookup = (name: string) => string | undefined
-
-/** The options given as plain values. */
-function valueOptions(get: Lookup): PetStoreServerOptions {
-  const options: PetStoreServerOptions = {}
-  const port = get('port')
-  if (port !== undefined) options.port = integer('port', port, 0, 65535)
-  const host = get('host')
-  if (host !== undefined) options.host = host
-  const seed = get('seed')
-  if (seed !== undefined) options.seed = integer('seed', seed, 0, 2 ** 31 - 1)
-  const pets = get('pets')
-  if (pets !== undefined) options.pets = integer('pets', pets, 0, 1_000_000)
-  const stateFile = get('state-file')
-  if (stateFile !== undefined) options.stateFile = resolve(stateFile)
-  const latency = get('latency')
-  if (latency !== undefined) {
-    const match = /^(\d+)(?:-(\d+))?$/.exec(latency)
-    if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1]))) {
-      throw new UsageError(`--latency must be milliseconds (200) or a range (100-500), got ${JSON.stringify(latency)}.`)
-    }
-    options.latency = match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) }
-  }
-  const cors = get('cors-origin')
-  if (cors !== undefined) {
-    const origins = cors
-      .split(',')
-      .map((o) => o.trim())
-      .filter(Boolean)
-    for (const origin of origins) {
-      if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin))
-        throw new UsageError(`--cors-origin takes origins like http://localhost:5173 (no path), got ${JSON.stringify(origin)}.`)
-    }
-    options.corsOrigin = origins.includes('*') ? '*' : origins
-  }
-  const adminToken = get('admin-token')
-  if (adminToken !== undefined) options.adminToken = adminToken
-  const log = get('log')
-  if (log !== undefined) {
-    if (!['pretty', 'json', 'silent'].includes(log))
-      throw new UsageError(`--log must be pretty, json or silent, got ${JSON.stringify(log)}.`)
-    options.log = log as LogFormat
-  }
-  const maxSessions = get('max-sessions')
-  if (maxSessions !== undefined) options.maxSessions = integer('max-sessions', maxSessions, 1, 1_000_000)
-  return options
-}
-
-/** The options that name files and folders: read and checked now, so a bad one stops the start. */
-async function fileOptions(get: Lookup, options: PetStoreServerOptions): Promise<void> {
-  const scenariosDir = get('scenarios')
-  const fixturesDir = get('fixtures')
-  const scenario = get('scenario')
-  try {
-    if (scenariosDir !== undefined) options.scenarios = await readScenarioDir(resolve(scenariosDir))
-    if (fixturesDir !== undefined) {
-      const fixtures = await readFixturesDir(resolve(fixturesDir))
-      if (fixtures.keys) options.keys = fixtures.keys
-      if (fixtures.pets) options.pets = fixtures.pets as PetRecordInput[]
-    }
-    if (scenario !== undefined) options.scenario = scenario
-    // Check every scenario now: a bad file or name stops the start, never a silent default.
-    const catalogue = createScenarioCatalogue(options.scenarios as never[] | undefined)
-    for (const name of catalogue.names()) catalogue.get(name)
-    if (scenario !== undefined) catalogue.get(scenario)
-  } catch (error) {
-    throw new UsageError(plainMessage(error))
-  }
-  const handlers = get('handlers')
-  if (handlers !== undefined) {
-    try {
-      options.userHandlers = await loadUserHandlers(handlers, (file) => import(pathToFileURL(resolve(file)).href))
-    } catch (error) {
-      throw new UsageError(plainMessage(error))
-    }
-  }
-}
-
-/** Reads flags and environment into server options; throws UsageError on anything wrong. */
-async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    ;({ values } = parseArgs({
-      args: [...argv],
-      strict: true,
-      allowPositionals: false,
-      options: {
-        ...Object.fromEntries(OPTIONS.map((o) => [o.name, { type: 'string' as const }])),
-        help: { type: 'boolean', short: 'h' },
-        version: { type: 'boolean', short: 'v' },
-      },
-    }))
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message.replace(/\. To specify.*$/s, '.')} Run petstore-mock --help for the options.`)
-  }
-  if (values.help) return 'help'
-  if (values.version) return 'version'
-  const get = (name: string): string | undefined => {
-    const flag = values[name]
-    if (typeof flag === 'string') return flag
-    const spec = OPTIONS.find((o) => o.name === name) as OptionSpec
-    const fromEnv = env[spec.env]
-    return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
-  }
-  const options = valueOptions(get)
-  await fileOptions(get, options)
-  return options
-}
 
 function banner(url: string, options: PetStoreServerOptions): string {
   const host = options.host ?? '127.0.0.1'
@@ -262,7 +63,7 @@ async function main(): Promise<void> {
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
-        console.error(error)
+        process.stderr.write(`petstore-mock: could not save the state at shutdown: ${(error as Error).message}\n`)
         process.exit(1)
       },
     )
@@ -273,6 +74,10 @@ async function main(): Promise<void> {
   try {
     url = await server.listen()
   } catch (error) {
+    if (error instanceof StateFileError) {
+      process.stderr.write(`petstore-mock: ${error.message.replace(/^\[petstore-mock\] /, '')}\n`)
+      process.exit(2)
+    }
     const code = (error as NodeJS.ErrnoException).code
     const hint =
       code === 'EADDRINUSE' ? ` Port ${parsed.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''

@@ -30,7 +30,7 @@ export interface ClockState {
 }
 
 /** The largest time a `Date` can hold (±100,000,000 days from the epoch). */
-const MAX_TIME = 8.64e15
+export const MAX_TIME = 8.64e15
 
 /** Turns a moment into ms since the epoch, with a clear error for a bad one. */
 export function toEpochMs(moment: Moment): number {

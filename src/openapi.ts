@@ -1,7 +1,7 @@
 /**
  * The OpenAPI 3.1 document of the Pet Store spec, built from the same zod schemas the mock
  * validates with. Statuses the spec lists are described one by one; the statuses the mock adds
- * where the spec is silent (405, 410, 413, 415, 501, …) are covered by `default`, an Error.
+ * where the spec is silent (405, 408, 410, 413, 501, 507, …) are covered by `default`, an Error.
  */
 import { z } from 'zod'
 import { ErrorSchema, NewPetSchema, PetSchema, PetStatusSchema, PetsSchema } from './schemas.js'
@@ -60,7 +60,7 @@ function responses(map: Record<string, Json>, extraHeaders: Json = {}): Json {
     ...map,
     '401': error('Missing or invalid API key', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
     '429': error('Rate limit exceeded, or the API key is temporarily banned', { 'Retry-After': ref('headers', 'Retry-After') }),
-    default: error('Any other error the mock answers (405, 410, 413, 415, 501, …); see docs/errors.md'),
+    default: error('Any other error the mock answers (405, 408, 410, 413, 501, 507, …); see docs/errors.md'),
   }
   for (const response of Object.values(all)) response.headers = { ...(response.headers as Json), ...extraHeaders }
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)))

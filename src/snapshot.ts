@@ -3,31 +3,64 @@
  * Used by `GET|PUT /__mock/state` and `--state-file`. int64 values are written as exact JSON numbers.
  */
 import { z } from 'zod'
+import { MAX_TIME } from './clock.js'
 import { parseJson, stringifyJson } from './core/json.js'
-import { PetRecordSchema } from './schemas.js'
+import { INT64_MAX, PetRecordSchema } from './schemas.js'
 
-const num = z.union([z.bigint(), z.number()]).transform((value) => Number(value))
+/** A count: a whole number from 0. */
+const count = z
+  .union([z.bigint(), z.number()])
+  .transform((value) => Number(value))
+  .pipe(z.number().int('must be a whole number').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER, 'is too large'))
+/** A moment in ms since the epoch, within the range of a `Date` (issue #13: 1e300 broke the server). */
+const moment = z
+  .union([z.bigint(), z.number()])
+  .transform((value) => Number(value))
+  .pipe(
+    z
+      .number()
+      .int('must be whole milliseconds')
+      .min(-MAX_TIME, 'is before the range of a Date')
+      .max(MAX_TIME, 'is past the range of a Date'),
+  )
 const int64 = z.union([z.bigint(), z.number().int()]).transform((value) => BigInt(value))
+/** The id after the largest int64 means "no id left": creates then answer 507. */
+const ID_SPACE_END = INT64_MAX + 1n
 
-const WorldSnapshotSchema = z.object({
-  version: z.literal(1n).or(z.literal(1)),
-  pets: z.array(PetRecordSchema),
-  nextId: int64,
-  rateLimits: z.record(
-    z.string(),
-    z.object({
-      minuteStart: num,
-      minuteCount: num,
-      dayStart: num,
-      dayCount: num,
-      retryAt: num,
-      earlyRetries: num,
-      bannedUntil: num,
-    }),
-  ),
-  clock: z.object({ frozenAt: num.nullable(), offset: num }),
-  scenario: z.string().optional(),
-})
+const WorldSnapshotSchema = z
+  .object({
+    version: z.literal(1n).or(z.literal(1)),
+    pets: z.array(PetRecordSchema),
+    nextId: int64,
+    rateLimits: z.record(
+      z.string(),
+      z.object({
+        minuteStart: moment,
+        minuteCount: count,
+        dayStart: moment,
+        dayCount: count,
+        retryAt: moment,
+        earlyRetries: count,
+        bannedUntil: moment,
+      }),
+    ),
+    clock: z.object({ frozenAt: moment.nullable(), offset: moment }),
+    scenario: z.string().optional(),
+  })
+  .superRefine((state, ctx) => {
+    const seen = new Set<bigint>()
+    let largest = 0n
+    for (const [index, pet] of state.pets.entries()) {
+      if (seen.has(pet.id))
+        ctx.addIssue({ code: 'custom', path: ['pets', index, 'id'], message: `is ${pet.id}, which an earlier pet has too` })
+      seen.add(pet.id)
+      if (pet.id > largest) largest = pet.id
+    }
+    if (state.nextId <= largest)
+      ctx.addIssue({ code: 'custom', path: ['nextId'], message: `must be above the largest pet id (${largest}), got ${state.nextId}` })
+    if (state.nextId < 1n || state.nextId > ID_SPACE_END)
+      ctx.addIssue({ code: 'custom', path: ['nextId'], message: `must be from 1 to ${ID_SPACE_END} (int64 ids), got ${state.nextId}` })
+  })
 
 /** A world's state, as `petStore.snapshot()` returns it. */
 export type WorldSnapshot = z.output<typeof WorldSnapshotSchema>

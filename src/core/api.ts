@@ -36,6 +36,8 @@ export interface ApiOptions {
   readonly defaultStatus: PetStatus | undefined
   /** Bodies longer than this are answered 413. */
   readonly maxBodyBytes: number
+  /** The status of `unsupported_media_type`: 400 (the spec's status for a bad body, default) or 415. */
+  readonly mediaTypeErrorStatus: 400 | 415
   /** When `GET /pets/{petId}` is removed (ms since the epoch). */
   readonly sunsetAt: number
   /** When `GET /pets/{petId}` was deprecated (ms since the epoch), for the `Deprecation` header. */
@@ -64,9 +66,10 @@ function header(request: ApiRequest, name: string): string | undefined {
 }
 
 /** Bytes, not UTF-16 units, count against the limit; the cheap length checks settle most bodies. */
-function isTooLarge(body: string | undefined, max: number): boolean {
+function isTooLarge(request: ApiRequest, max: number): boolean {
+  const { body } = request
   if (body === undefined || body.length * 3 <= max) return false
-  return body.length > max || utf8Length(body) > max
+  return body.length > max || (request.bodyBytes ?? utf8Length(body)) > max
 }
 
 const withHeaders = (response: ApiResponse, headers: Record<string, string>): ApiResponse => ({
@@ -86,11 +89,24 @@ function listPets(world: ApiWorld, request: ApiRequest): ApiResponse {
 
 /** `POST /pets` (createPet). */
 function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
-  const result = validateNewPet(header(request, 'content-type'), request.body)
-  if (!result.ok) return problem(result.code, result.message)
+  const result = validateNewPet(header(request, 'content-type'), request.body, {
+    contentEncoding: header(request, 'content-encoding'),
+    notUtf8: request.bodyNotUtf8,
+  })
+  if (!result.ok) {
+    const status = result.code === 'unsupported_media_type' ? world.options.mediaTypeErrorStatus : undefined
+    return problem(result.code, result.message, {}, status)
+  }
   const { defaultStatus } = world.options
   const pet = result.pet.status === undefined && defaultStatus !== undefined ? { ...result.pet, status: defaultStatus } : result.pet
-  const { entry, written } = world.pets.add(pet)
+  const added = world.pets.add(pet)
+  if (!added) {
+    return problem(
+      'id_space_exhausted',
+      'No int64 id is left for a new pet: the largest id is the int64 maximum. Reset the state or import one with a lower nextId.',
+    )
+  }
+  const { entry, written } = added
   const response = json(201, entry.json, { location: `${world.basePath}/pets/${entry.pet.id}` })
   return written ? written.then(() => response) : response
 }
@@ -183,7 +199,7 @@ export function createApi(world: ApiWorld): Api {
           }),
         )
       }
-      if (request.bodyTooLarge || isTooLarge(request.body, options.maxBodyBytes)) {
+      if (request.bodyTooLarge || isTooLarge(request, options.maxBodyBytes)) {
         return finish(problem('payload_too_large', `Request body is larger than ${options.maxBodyBytes} bytes.`))
       }
       const result = operate(world, route.operation, request, route.petId)

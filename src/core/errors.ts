@@ -15,16 +15,19 @@ export const ERRORS = {
   unknown_scenario: { status: 400, title: 'No scenario has this name' },
   unauthorized: { status: 401, title: 'Missing or invalid API key' },
   admin_unauthorized: { status: 401, title: 'Missing or invalid admin token' },
+  admin_forbidden: { status: 403, title: 'The admin API refuses requests from other sites' },
   pet_not_found: { status: 404, title: 'No pet has the requested id' },
   route_not_found: { status: 404, title: 'No operation is defined at this path' },
   admin_disabled: { status: 404, title: 'The admin API is off on this address' },
   method_not_allowed: { status: 405, title: 'The path does not support this method' },
+  request_timeout: { status: 408, title: 'The request did not arrive in time' },
   gone: { status: 410, title: 'The operation has been removed after its sunset date' },
   payload_too_large: { status: 413, title: 'The request body is larger than the limit' },
-  unsupported_media_type: { status: 415, title: 'The request body is not application/json' },
+  unsupported_media_type: { status: 400, title: 'The request body is not application/json (UTF-8, uncompressed)' },
   rate_limited: { status: 429, title: 'The rate limit of the API key is exceeded' },
   key_temporarily_banned: { status: 429, title: 'The API key is temporarily banned' },
   internal_error: { status: 500, title: 'The mock failed unexpectedly' },
+  id_space_exhausted: { status: 507, title: 'No int64 id is left for a new pet' },
   not_implemented: { status: 501, title: 'The spec does not define this operation' },
   bad_gateway: { status: 502, title: 'Injected by a scenario: bad gateway' },
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
@@ -37,15 +40,19 @@ const JSON_TYPE = 'application/json'
 
 /**
  * The one writer of the spec's Error body `{ code, message, status }`: every error response
- * of every host goes through it. It takes `headers` over and adds `content-type` to it (callers
+ * of every host goes through it. `status` overrides the catalogue's where an option chooses it. It takes `headers` over and adds `content-type` to it (callers
  * pass a new object; the hot path copies no headers).
  *
  * @example
  * problem('pet_not_found', 'No pet with id 42.')
  * // { status: 404, headers: { 'content-type': 'application/json' }, body: '{"code":"pet_not_found",...}' }
  */
-export function problem(code: ErrorCode, message: string = ERRORS[code].title, headers: Record<string, string> = {}): ApiResponse {
-  const { status } = ERRORS[code]
+export function problem(
+  code: ErrorCode,
+  message: string = ERRORS[code].title,
+  headers: Record<string, string> = {},
+  status: number = ERRORS[code].status,
+): ApiResponse {
   headers['content-type'] = JSON_TYPE
   return { status, headers, body: JSON.stringify({ code, message, status }) }
 }

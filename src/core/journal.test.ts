@@ -1,5 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { createPetStore } from '../create-pet-store.js'
+import { BODY_PREFIX_CHARS, createJournal } from './journal.js'
+import { createJournalBudget } from './journal-budget.js'
 
 const NOON = '2026-06-01T12:00:00Z'
 const get = (petStore: ReturnType<typeof createPetStore>, path: string, key = 'test-pro') =>
@@ -33,6 +35,7 @@ describe('the request journal', () => {
       operation: 'createPet',
       bodySize: 47,
       body: { name: 'Rex', categoryId: 9223372036854775807n },
+      bodyTruncated: false,
       status: 201,
       rateLimit: { limit: 60, remaining: 59, reset: Date.parse(NOON) / 1000 + 60 },
       code: undefined,
@@ -84,5 +87,75 @@ describe('the request journal', () => {
     const petStore = createPetStore({ journalLimit: 0 })
     await get(petStore, '/v1/pets')
     expect(petStore.journal.all()).toEqual([])
+  })
+
+  it('keeps at most 16 KiB of a body, marked truncated with the size of the whole body', async () => {
+    const petStore = createPetStore()
+    const body = `{"name":"${'é'.repeat(300_000)}","categoryId":1}`
+    await petStore.fetch('/v1/pets', {
+      method: 'POST',
+      headers: { authorization: 'Bearer test-pro', 'content-type': 'application/json' },
+      body,
+    })
+    const [entry] = petStore.journal.all()
+    expect(entry?.bodyTruncated).toBe(true)
+    expect(entry?.bodySize).toBe(new TextEncoder().encode(body).length)
+    expect(entry?.body).toBe(body.slice(0, BODY_PREFIX_CHARS))
+  })
+
+  it('pages the newest entries first, then older ones before a cursor, or newer ones after it', async () => {
+    const petStore = createPetStore()
+    for (const id of [1, 2, 3, 4, 5]) await get(petStore, `/v1/pets/${id}`)
+    const newest = petStore.journal.page({}, { limit: 2 })
+    expect(newest.entries.map((entry) => entry.seq)).toEqual([4, 5])
+    expect(newest.more).toBe(true)
+    const older = petStore.journal.page({}, { limit: 2, before: 4 })
+    expect(older.entries.map((entry) => entry.seq)).toEqual([2, 3])
+    expect(petStore.journal.page({}, { limit: 2, before: 2 })).toMatchObject({ more: false })
+    expect(petStore.journal.page({}, { limit: 10, after: 3 }).entries.map((entry) => entry.seq)).toEqual([4, 5])
+    expect(petStore.journal.page({ path: '/v1/pets/2' }, { limit: 10 }).entries.map((entry) => entry.seq)).toEqual([2])
+  })
+})
+
+describe('the journal budget', () => {
+  const record = (journal: ReturnType<typeof createJournal>, path: string, body = 'x'.repeat(1000)) =>
+    journal.record(
+      { method: 'POST', path, query: '', headers: {}, body },
+      { status: 400, headers: {}, body: '{"code":"invalid_body","message":"","status":400}' },
+      { arrival: 1 },
+    )
+
+  it('drops the oldest entries of any journal once the journals together hold more than the cap, and counts them', () => {
+    const budget = createJournalBudget(20_000)
+    const a = createJournal({ limit: 1000, now: () => 0, budget })
+    const b = createJournal({ limit: 1000, now: () => 0, budget })
+    for (let i = 0; i < 3; i++) record(a, `/a/${i}`)
+    for (let i = 0; i < 3; i++) record(b, `/b/${i}`)
+    expect(budget.bytes).toBeLessThanOrEqual(20_000)
+    expect(budget.dropped).toBeGreaterThan(0)
+    const kept = [...a.all(), ...b.all()].map((entry) => entry.path)
+    // The oldest go first, whichever journal they are in: the newest of b is always kept.
+    expect(kept).toContain('/b/2')
+    expect(kept).not.toContain('/a/0')
+    expect(a.all().length + b.all().length + budget.dropped).toBe(6)
+  })
+
+  it('gives the bytes of cleared entries back', () => {
+    const budget = createJournalBudget(1_000_000)
+    const journal = createJournal({ limit: 1000, now: () => 0, budget })
+    for (let i = 0; i < 10; i++) record(journal, `/p/${i}`)
+    expect(budget.bytes).toBeGreaterThan(0)
+    journal.clear()
+    expect(budget.bytes).toBe(0)
+  })
+
+  it('stays within the cap over 600 entries of 0.9 MiB bodies', () => {
+    const budget = createJournalBudget(8 * 1024 * 1024)
+    const journal = createJournal({ limit: 1000, now: () => 0, budget })
+    const big = 'y'.repeat(900 * 1024)
+    for (let i = 0; i < 600; i++) record(journal, '/v1/pets', big)
+    expect(budget.bytes).toBeLessThanOrEqual(8 * 1024 * 1024)
+    expect(journal.all().length).toBeGreaterThan(10)
+    expect(journal.all().every((entry) => entry.bodyTruncated && entry.bodySize === 900 * 1024)).toBe(true)
   })
 })

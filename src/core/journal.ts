@@ -1,57 +1,17 @@
 /**
  * The request journal of one world: the last N exchanges it answered, newest last, for tests that
- * assert what a client sent and for the retry audit.
+ * assert what a client sent and for the retry audit. Bounded in entries and in bytes: each entry
+ * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
-import { parseJsonReadable, utf8Length } from './json.js'
-import type { ApiRequest, ApiResponse, Plan } from './types.js'
+import { createJournalBudget, type Hold, type JournalBudget } from './journal-budget.js'
+import { errorCode, type JournalEntry, type JournalFilter, matchesFilter, type Raw, toEntry } from './journal-entry.js'
+import { utf8Length } from './json.js'
+import type { ApiRequest, ApiResponse } from './types.js'
 
-/** One answered request. */
-export interface JournalEntry {
-  /** Sequence number in this world, from 1. */
-  readonly seq: number
-  /** When it was answered, on the world's clock (ms since the epoch). */
-  readonly at: number
-  /** The same moment as an ISO 8601 string. */
-  readonly time: string
-  readonly method: string
-  readonly path: string
-  readonly query: string
-  /** The key's plan and last 4 characters (`pro …-pro`), never the whole key; `undefined` without a valid key. */
-  readonly key: string | undefined
-  readonly plan: Plan | undefined
-  readonly operation: string | undefined
-  readonly bodySize: number
-  /** The request body parsed as JSON (integers beyond 2^53 as exact `bigint`s), or `undefined` when there was none or it was not JSON. */
-  readonly body: unknown
-  readonly status: number
-  /** The `X-RateLimit-*` and `Retry-After` headers sent, as numbers where they are numbers. */
-  readonly rateLimit: { limit?: number; remaining?: number; reset?: number; retryAfter?: number; retryAt?: number }
-  /** The error `code` of a non-2xx answer. */
-  readonly code: string | undefined
-  /** The scenario that applied, if any. */
-  readonly scenario: string | undefined
-  /** The fault a scenario injected, if any (e.g. `latency`, `network-error`, `status-503`). */
-  readonly fault: string | undefined
-  /** The order in which requests reached this world (1, 2, …); answers may be recorded in another order. */
-  readonly arrival: number
-  /**
-   * The arrival number of the first request that came in after the host handed this answer to the
-   * client, or `undefined` when the host did not say. Requests that arrived earlier were in flight:
-   * the client could not have seen this answer yet.
-   */
-  readonly delivered: number | undefined
-}
+export type { JournalEntry, JournalFilter } from './journal-entry.js'
 
-/** Filters of `find`: each given field must match. */
-export interface JournalFilter {
-  method?: string
-  /** A path, or a RegExp tested against it. */
-  path?: string | RegExp
-  status?: number
-  plan?: Plan
-  operation?: string
-  code?: string
-}
+/** An entry keeps at most this many characters of its request body (issue #13). */
+export const BODY_PREFIX_CHARS = 16 * 1024
 
 export interface Journal {
   all(): JournalEntry[]
@@ -59,6 +19,18 @@ export interface Journal {
   clear(): void
   /** Resolves with the first entry (already recorded or coming) that matches, or rejects after `timeout` ms (default 5,000). */
   waitFor(predicate: (entry: JournalEntry) => boolean, options?: { timeout?: number }): Promise<JournalEntry>
+  /**
+   * A page of the entries matching `filter`, newest last: the newest `limit` ones, or with `before` those
+   * older than that sequence number, or with `after` the oldest ones newer than it. `more` says whether
+   * the page left entries out on its older side (with `after`: on its newer side).
+   */
+  page(
+    filter: JournalFilter,
+    options: { limit: number; before?: number | undefined; after?: number | undefined },
+  ): {
+    entries: JournalEntry[]
+    more: boolean
+  }
   /** How many entries it keeps. */
   readonly limit: number
 }
@@ -73,99 +45,8 @@ export interface JournalRecorder extends Journal {
   delivered(response: ApiResponse, nextArrival: number): void
 }
 
-const numberOr = (value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined
-  const n = Number(value)
-  return Number.isFinite(n) ? n : undefined
-}
-
-/** When a `Retry-After` (seconds or an HTTP-date) lets the client retry, in ms since the epoch. */
-function retryAt(at: number, header: string | undefined): number | undefined {
-  if (header === undefined) return undefined
-  const seconds = numberOr(header)
-  if (seconds !== undefined) return at + seconds * 1000
-  const date = Date.parse(header)
-  return Number.isFinite(date) ? date : undefined
-}
-
-function parseBody(text: string | undefined): unknown {
-  if (text === undefined || text === '') return undefined
-  const parsed = parseJsonReadable(text)
-  return parsed.ok ? parsed.value : undefined
-}
-
-function errorCode(response: ApiResponse): string | undefined {
-  if (response.status < 400) return undefined
-  const match = /^\{"code":"([a-z_]+)"/.exec(response.body)
-  return match?.[1]
-}
-
-function matchesFilter(entry: JournalEntry, filter: JournalFilter): boolean {
-  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
-  if (filter.path !== undefined && (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)))
-    return false
-  if (filter.status !== undefined && entry.status !== filter.status) return false
-  if (filter.plan !== undefined && entry.plan !== filter.plan) return false
-  if (filter.operation !== undefined && entry.operation !== filter.operation) return false
-  if (filter.code !== undefined && entry.code !== filter.code) return false
-  return true
-}
-
-/** What the journal keeps of one exchange: only what an entry needs (a whole request keeps every header, a response its body). */
-interface Raw {
-  seq: number
-  at: number
-  method: string
-  path: string
-  query: string
-  body: string | undefined
-  status: number
-  headers: Readonly<Record<string, string>>
-  meta: ApiResponse['meta']
-  code: string | undefined
-  scenario: string | undefined
-  fault: string | undefined
-  arrival: number
-  delivered: number | undefined
-  entry?: JournalEntry | undefined
-}
-
-/** The entry of a recorded exchange, built on first read and kept. */
-function toEntry(raw: Raw): JournalEntry {
-  if (raw.entry) return raw.entry
-  const { meta } = raw
-  const h = raw.headers
-  const entry: JournalEntry = {
-    seq: raw.seq,
-    at: raw.at,
-    time: new Date(raw.at).toISOString(),
-    method: raw.method,
-    path: raw.path,
-    query: raw.query,
-    key: meta?.plan === undefined ? undefined : `${meta.plan} ${meta.keyHint ?? ''}`.trim(),
-    plan: meta?.plan,
-    operation: meta?.operation,
-    bodySize: raw.body === undefined ? 0 : utf8Length(raw.body),
-    body: parseBody(raw.body),
-    status: raw.status,
-    rateLimit: Object.fromEntries(
-      Object.entries({
-        limit: numberOr(h['x-ratelimit-limit']),
-        remaining: numberOr(h['x-ratelimit-remaining']),
-        reset: numberOr(h['x-ratelimit-reset']),
-        retryAfter: numberOr(h['retry-after']),
-        retryAt: retryAt(raw.at, h['retry-after']),
-      }).filter(([, value]) => value !== undefined),
-    ),
-    code: raw.code,
-    scenario: raw.scenario,
-    fault: raw.fault,
-    arrival: raw.arrival,
-    delivered: raw.delivered,
-  }
-  raw.entry = entry
-  return entry
-}
+/** What an entry holds of the budget: its body and strings twice over (UTF-16, then parsed), plus the objects. */
+const sizeOf = (raw: Raw): number => 1024 + 4 * ((raw.body?.length ?? 0) + raw.path.length + raw.query.length)
 
 /** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
 function waitForEntry(
@@ -192,6 +73,62 @@ function waitForEntry(
   })
 }
 
+function selectPage(
+  all: readonly Raw[],
+  filter: JournalFilter,
+  { limit, before, after }: { limit: number; before?: number | undefined; after?: number | undefined },
+): { entries: JournalEntry[]; more: boolean } {
+  const entries: JournalEntry[] = []
+  if (after !== undefined) {
+    for (const raw of all) {
+      if (raw.seq <= after) continue
+      const entry = toEntry(raw)
+      if (!matchesFilter(entry, filter)) continue
+      if (entries.length === limit) return { entries, more: true }
+      entries.push(entry)
+    }
+    return { entries, more: false }
+  }
+  for (let i = all.length - 1; i >= 0; i--) {
+    const raw = all[i] as Raw
+    if (before !== undefined && raw.seq >= before) continue
+    const entry = toEntry(raw)
+    if (!matchesFilter(entry, filter)) continue
+    if (entries.length === limit) return { entries: entries.reverse(), more: true }
+    entries.push(entry)
+  }
+  return { entries: entries.reverse(), more: false }
+}
+
+/** What the journal keeps of an exchange: the body cut to its first `BODY_PREFIX_CHARS` characters. */
+function rawOf(
+  seq: number,
+  at: number,
+  request: ApiRequest,
+  response: ApiResponse,
+  extra: { arrival: number; scenario?: string | undefined; fault?: string | undefined },
+): Raw {
+  const body = request.body
+  const truncated = body !== undefined && body.length > BODY_PREFIX_CHARS
+  return {
+    seq,
+    at,
+    method: request.method,
+    path: request.path,
+    query: request.query,
+    body: truncated ? body.slice(0, BODY_PREFIX_CHARS) : body,
+    bodySize: truncated ? (request.bodyBytes ?? utf8Length(body)) : undefined,
+    status: response.status,
+    headers: response.headers,
+    meta: response.meta,
+    code: errorCode(response),
+    scenario: extra.scenario,
+    fault: extra.fault,
+    arrival: extra.arrival,
+    delivered: undefined,
+  }
+}
+
 /**
  * Creates a bounded journal. Entries are built lazily from the raw exchange, so recording costs
  * little on the hot path.
@@ -200,7 +137,15 @@ function waitForEntry(
  * const journal = createJournal({ limit: 1000, now: clock.now })
  * journal.find({ method: 'POST', status: 201 })
  */
-export function createJournal({ limit, now }: { limit: number; now: () => number }): JournalRecorder {
+export function createJournal({
+  limit,
+  now,
+  budget = createJournalBudget(),
+}: {
+  limit: number
+  now: () => number
+  budget?: JournalBudget
+}): JournalRecorder {
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
   /**
@@ -209,15 +154,32 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
    */
   const undelivered = new Map<ApiResponse, Raw>()
   const undeliveredCap = Math.max(limit, 1_000)
-  let ring: Raw[] = []
-  let start = 0
+  /** The entries, oldest first from `head`; `holds[i]` is what `kept[i]` holds of the budget. */
+  let kept: Raw[] = []
+  let holds: Hold[] = []
+  let head = 0
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
 
-  const all = (): JournalEntry[] => {
-    const out: JournalEntry[] = []
-    for (let i = 0; i < ring.length; i++) out.push(toEntry(ring[(start + i) % ring.length] as Raw))
-    return out
+  const dropOldest = (): void => {
+    if (head >= kept.length) return
+    budget.release(holds[head] as Hold)
+    kept[head] = undefined as unknown as Raw
+    head += 1
+    if (head > 64 && head * 2 > kept.length) {
+      kept = kept.slice(head)
+      holds = holds.slice(head)
+      head = 0
+    }
+  }
+  const owner = { dropOldest }
+  const live = (): Raw[] => kept.slice(head)
+  const all = (): JournalEntry[] => live().map(toEntry)
+
+  const keep = (raw: Raw): void => {
+    kept.push(raw)
+    holds.push(budget.hold(owner, sizeOf(raw)))
+    if (kept.length - head > limit) dropOldest()
   }
 
   return {
@@ -225,31 +187,10 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
     record(request, response, extra) {
       seq += 1
       if (limit === 0 && waiters.size === 0) return
-      const raw: Raw = {
-        seq,
-        at: now(),
-        method: request.method,
-        path: request.path,
-        query: request.query,
-        body: request.body,
-        status: response.status,
-        headers: response.headers,
-        meta: response.meta,
-        code: errorCode(response),
-        scenario: extra.scenario,
-        fault: extra.fault,
-        arrival: extra.arrival,
-        delivered: undefined,
-      }
+      const raw = rawOf(seq, now(), request, response, extra)
       undelivered.set(response, raw)
       if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
-      if (limit > 0) {
-        if (ring.length < limit) ring.push(raw)
-        else {
-          ring[start] = raw
-          start = (start + 1) % limit
-        }
-      }
+      if (limit > 0) keep(raw)
       if (waiters.size > 0) {
         const entry = toEntry(raw)
         for (const waiter of [...waiters]) waiter(entry)
@@ -264,9 +205,12 @@ export function createJournal({ limit, now }: { limit: number; now: () => number
     },
     all,
     find: (filter = {}) => all().filter((entry) => matchesFilter(entry, filter)),
+    page: (filter, options) => selectPage(live(), filter, options),
     clear() {
-      ring = []
-      start = 0
+      for (let i = head; i < holds.length; i++) budget.release(holds[i] as Hold)
+      kept = []
+      holds = []
+      head = 0
     },
     waitFor: (predicate, options = {}) => waitForEntry(all, waiters, predicate, options.timeout ?? 5_000, () => seq),
   }

@@ -15,6 +15,8 @@ export type RouteMatch =
 interface Route {
   readonly pattern: RegExp
   readonly methods: Readonly<Record<string, OperationId>>
+  /** The `Allow` header of a 405: the methods, with HEAD wherever GET is. */
+  readonly allow: string
 }
 
 /** One route per path of the spec, with the operations of each method on it. */
@@ -25,7 +27,13 @@ const ROUTES: readonly Route[] = (() => {
     methods[operation.method] = operation.id
     byPath.set(operation.path, methods)
   }
-  return [...byPath].map(([path, methods]) => ({ pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`), methods }))
+  return [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+    methods,
+    allow: Object.keys(methods)
+      .flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+      .join(', '),
+  }))
 })()
 
 /**
@@ -33,20 +41,16 @@ const ROUTES: readonly Route[] = (() => {
  *
  * @example
  * matchRoute('GET', '/pets/7') // { ok: true, operation: 'getPet', petId: '7' }
- * matchRoute('DELETE', '/pets/7') // { ok: false, code: 'method_not_allowed', allow: 'GET', … }
+ * matchRoute('DELETE', '/pets/7') // { ok: false, code: 'method_not_allowed', allow: 'GET, HEAD', … }
  */
 export function matchRoute(method: string, path: string): RouteMatch {
   for (const route of ROUTES) {
     const match = route.pattern.exec(path)
     if (!match) continue
-    const operation = route.methods[method]
+    // HEAD is GET without the body (issue #13): same status, headers and counting.
+    const operation = route.methods[method === 'HEAD' ? 'GET' : method]
     if (operation === undefined) {
-      return {
-        ok: false,
-        code: 'method_not_allowed',
-        allow: Object.keys(route.methods).join(', '),
-        operations: Object.values(route.methods),
-      }
+      return { ok: false, code: 'method_not_allowed', allow: route.allow, operations: Object.values(route.methods) }
     }
     return match[1] === undefined ? { ok: true, operation } : { ok: true, operation, petId: match[1] }
   }

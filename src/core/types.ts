@@ -21,6 +21,10 @@ export interface ApiRequest {
   readonly body: string | undefined
   /** Set by a host that stopped reading a body over the size limit. */
   readonly bodyTooLarge?: boolean
+  /** Set by a host whose body bytes were not valid UTF-8 (`body` is then `undefined`). */
+  readonly bodyNotUtf8?: boolean
+  /** The body's size in bytes, when the host knows it (it read the bytes): saves counting them again. */
+  readonly bodyBytes?: number | undefined
 }
 
 /** A response as plain data: header names are lower-case. */
@@ -66,9 +70,10 @@ export interface PetRepository {
   list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
   /**
    * Stores a new pet under the next id; the returned entry is visible to `get`/`list` at once.
-   * `written` settles when a slower copy (the @msw/data collection) has it too.
+   * `written` settles when a slower copy (the @msw/data collection) has it too. `undefined` when no
+   * int64 id is left (the next id would be past the int64 maximum).
    */
-  add(pet: NewPet): { entry: PetEntry; written?: Promise<void> | undefined }
+  add(pet: NewPet): { entry: PetEntry; written?: Promise<void> | undefined } | undefined
 }
 
 /** A known API key. */

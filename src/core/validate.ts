@@ -69,6 +69,26 @@ export type NewPetResult =
   | { ok: false; code: 'invalid_json' | 'invalid_body' | 'unsupported_media_type'; message: string }
 
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i
+const CHARSET = /;[ \t]*charset[ \t]*=[ \t]*"?([^";]*)"?/i
+
+/** What a body arrived with, beside its media type (issue #13). */
+export interface BodyFacts {
+  /** The `Content-Encoding` header, if any. */
+  readonly contentEncoding?: string | undefined
+  /** The bytes were not valid UTF-8 (the host could not decode them). */
+  readonly notUtf8?: boolean | undefined
+}
+
+/** A refusal of the body's encoding: a compression, or a charset other than UTF-8. */
+function encodingProblem(contentType: string | undefined, facts: BodyFacts): string | undefined {
+  const encoding = facts.contentEncoding?.trim().toLowerCase()
+  if (encoding !== undefined && encoding !== '' && encoding !== 'identity')
+    return `Content-Encoding ${JSON.stringify(facts.contentEncoding)} is not supported: send the JSON body uncompressed.`
+  const charset = contentType === undefined ? undefined : CHARSET.exec(contentType)?.[1]?.trim().toLowerCase()
+  if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8')
+    return `charset ${JSON.stringify(charset)} is not supported: send the body as UTF-8 (Content-Type: application/json; charset=utf-8).`
+  return undefined
+}
 
 /**
  * Validates the body of `POST /pets`: media type, JSON syntax, an object, then every field
@@ -78,7 +98,11 @@ const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i
  * validateNewPet('application/json', '{"name":"Rex","categoryId":1}')
  * // { ok: true, pet: { name: 'Rex', categoryId: 1n } }
  */
-export function validateNewPet(contentType: string | undefined, body: string | undefined): NewPetResult {
+export function validateNewPet(contentType: string | undefined, body: string | undefined, facts: BodyFacts = {}): NewPetResult {
+  const encoding = encodingProblem(contentType, facts)
+  if (encoding !== undefined) return { ok: false, code: 'unsupported_media_type', message: encoding }
+  if (facts.notUtf8)
+    return { ok: false, code: 'invalid_body', message: 'Request body is not valid UTF-8: send JSON text encoded as UTF-8.' }
   const empty = body === undefined || body.trim() === ''
   if (empty && contentType === undefined) {
     return { ok: false, code: 'invalid_body', message: 'Request body is required: a NewPet JSON object with name and categoryId.' }

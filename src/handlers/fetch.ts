@@ -7,6 +7,7 @@ import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 
 const NO_BODY = new Set(['GET', 'HEAD'])
+const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /** Base for relative URLs handed to `petStore.fetch('/v1/pets')`. */
 const RELATIVE_BASE = 'http://petstore.mock'
 
@@ -17,8 +18,15 @@ export async function fromRequest(request: Request): Promise<ApiRequest> {
   request.headers.forEach((value, name) => {
     headers[name] = value
   })
-  const body = request.body === null || NO_BODY.has(request.method) ? undefined : await request.text()
-  return { method: request.method, path: url.pathname, query: url.search.slice(1), headers, body }
+  const plain = { method: request.method, path: url.pathname, query: url.search.slice(1), headers }
+  if (request.body === null || NO_BODY.has(request.method)) return { ...plain, body: undefined }
+  const bytes = await request.arrayBuffer()
+  try {
+    return { ...plain, body: UTF8.decode(bytes) }
+  } catch {
+    // Not UTF-8: nothing of it is stored (issue #13); the core answers 400 invalid_body.
+    return { ...plain, body: undefined, bodyNotUtf8: true }
+  }
 }
 
 function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
@@ -41,32 +49,33 @@ function wait(ms: number, signal: AbortSignal | undefined): Promise<void> {
  * world the answer went out, and writes the response (at once in the common case, with no fault).
  * A `network-error` is `onDrop()`; a `timeout` waits until `signal` aborts (or the cap).
  */
-export function deliverFetch(
-  response: ApiResponse,
-  signal: AbortSignal | undefined,
-  onDrop: () => Response | never,
-  onDelivered: (response: ApiResponse) => void,
-): Response | Promise<Response> {
-  if (response.delayMs === undefined && response.drop === undefined) {
-    onDelivered(response)
-    return toResponse(response)
-  }
-  return deliverLater(response, signal, onDrop, onDelivered)
+export interface FetchDelivery {
+  /** The request's signal: a timeout fault waits until it aborts. */
+  readonly signal: AbortSignal | undefined
+  /** What a dropped connection becomes: a rejected `fetch`, or msw's `Response.error()`. */
+  readonly onDrop: () => Response | never
+  /** Tells the world the answer went out. */
+  readonly onDelivered: (response: ApiResponse) => void
+  /** The request was a HEAD: the response has no body. */
+  readonly head: boolean
 }
 
-async function deliverLater(
-  response: ApiResponse,
-  signal: AbortSignal | undefined,
-  onDrop: () => Response | never,
-  onDelivered: (response: ApiResponse) => void,
-): Promise<Response> {
+export function deliverFetch(response: ApiResponse, delivery: FetchDelivery): Response | Promise<Response> {
+  if (response.delayMs === undefined && response.drop === undefined) {
+    delivery.onDelivered(response)
+    return toResponse(response, delivery.head)
+  }
+  return deliverLater(response, delivery)
+}
+
+async function deliverLater(response: ApiResponse, { signal, onDrop, onDelivered, head }: FetchDelivery): Promise<Response> {
   try {
     if (response.delayMs) await wait(response.delayMs, signal)
     if (response.drop === 'timeout') await wait(TIMEOUT_FAULT_MAX_MS, signal)
   } finally {
     onDelivered(response)
   }
-  return response.drop === undefined ? toResponse(response) : onDrop()
+  return response.drop === undefined ? toResponse(response, head) : onDrop()
 }
 
 const networkError = (): never => {
@@ -74,8 +83,8 @@ const networkError = (): never => {
 }
 
 /** Writes the core's plain response as a Fetch `Response`. */
-function toResponse(response: ApiResponse): Response {
-  return new Response(response.status === 204 || response.status === 304 ? null : response.body, {
+function toResponse(response: ApiResponse, head: boolean): Response {
+  return new Response(head || response.status === 204 || response.status === 304 ? null : response.body, {
     status: response.status,
     headers: response.headers,
   })
@@ -116,11 +125,12 @@ export function createFetch(
           headers,
           body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
         })
-        return deliverFetch(response, init?.signal ?? undefined, networkError, onDelivered)
+        return deliverFetch(response, { signal: init?.signal ?? undefined, onDrop: networkError, onDelivered, head: method === 'HEAD' })
       }
     }
     const request =
       typeof input === 'string' || input instanceof URL ? new Request(new URL(input, RELATIVE_BASE), init) : new Request(input, init)
-    return deliverFetch(await handle(await fromRequest(request)), request.signal, networkError, onDelivered)
+    const delivery = { signal: request.signal, onDrop: networkError, onDelivered, head: request.method === 'HEAD' }
+    return deliverFetch(await handle(await fromRequest(request)), delivery)
   }
 }

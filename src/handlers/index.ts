@@ -22,8 +22,10 @@ export function createHandlers(
   base: string,
   onDelivered: (response: ApiResponse) => void = () => {},
 ): HttpHandler[] {
-  const resolver = async ({ request }: { request: Request }): Promise<Response> =>
-    deliverFetch(await handle(await fromRequest(request)), request.signal, () => Response.error(), onDelivered)
+  const resolver = async ({ request }: { request: Request }): Promise<Response> => {
+    const delivery = { signal: request.signal, onDrop: () => Response.error(), onDelivered, head: request.method === 'HEAD' }
+    return deliverFetch(await handle(await fromRequest(request)), delivery)
+  }
   return [
     // listPets, createPet, getPet (deprecated), listOrders (not defined by the spec: 501)
     ...OPERATIONS.map((operation) => METHODS[operation.method](`${base}${operation.path.replace(/\{(\w+)\}/g, ':$1')}`, resolver)),

@@ -36,8 +36,13 @@ export interface PetStoreServerOptions extends PetStoreOptions {
   adminToken?: string
   /** The user's own msw handlers, in front of the built-in operations. */
   userHandlers?: readonly RequestHandler[]
-  /** Where to keep the sessions across restarts. */
+  /**
+   * Where to keep the sessions across restarts. Every acknowledged change is appended to `FILE.log` before
+   * its answer is sent; the snapshot in FILE is rewritten now and then and at shutdown.
+   */
   stateFile?: string
+  /** With `stateFile`: each change reaches the disk (fsync) before its answer, not only the OS. Default false. */
+  fsync?: boolean
   /** One line per request: `pretty` (default), `json` or `silent`. */
   log?: LogFormat
   /** Where log lines go. Default stdout. */
@@ -46,6 +51,8 @@ export interface PetStoreServerOptions extends PetStoreOptions {
   maxSessions?: number
   /** Bodies over `maxBodyBytes` are drained up to this many bytes before the 413; beyond, the socket is closed. Default 64 MiB. */
   drainLimitBytes?: number
+  /** A request (headers and body) that has not arrived whole after this many ms is answered 408. Default 30,000. */
+  requestTimeoutMs?: number
 }
 
 export interface PetStoreServer {
@@ -61,11 +68,9 @@ export interface PetStoreServer {
   readonly server: Server
 }
 
-const LOOPBACK = /^(127\.\d+\.\d+\.\d+|::1|localhost|\[::1\])$/
+import { isLoopback } from './admin/access.js'
 
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host)
-}
+export { isLoopback }
 
 /** The server's `--latency`, drawn from a generator seeded by the world's seed. */
 function latencyOf(options: PetStoreServerOptions): (() => number) | undefined {
@@ -76,13 +81,40 @@ function latencyOf(options: PetStoreServerOptions): (() => number) | undefined {
   return () => between(random, latency.min, latency.max)
 }
 
-/** Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body. */
-function answerMalformed(error: Error, socket: Duplex): void {
-  if (!socket.writable) return void socket.destroy(error)
-  const text = problem('bad_request', `Malformed HTTP request: ${(error as NodeJS.ErrnoException).code ?? error.message}.`).body
-  socket.end(
-    `HTTP/1.1 400 Bad Request\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(text)}\r\n\r\n${text}`,
-  )
+/** Whether an error only says the client hung up: logged as `aborted`, without a stack (issue #13). */
+export function isHangUp(error: unknown): boolean {
+  const { code, message } = error as NodeJS.ErrnoException
+  // HPE_INVALID_EOF_STATE: the connection ended in the middle of a request.
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'HPE_INVALID_EOF_STATE' || message === 'aborted'
+}
+
+/**
+ * Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body,
+ * and a request that did not arrive in time gets 408. An answer still being written on the same
+ * connection (pipelining) goes out first.
+ */
+function answerMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
+  if (!socket.writable || isHangUp(error)) return void socket.destroy()
+  const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+  const response = timeout
+    ? problem('request_timeout', 'The request did not arrive in time; send it again, whole.')
+    : problem('bad_request', `Malformed HTTP request: ${error.code ?? error.message}.`)
+  const reason = timeout ? 'Request Timeout' : 'Bad Request'
+  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
+  if (inFlight && !inFlight.req.complete) {
+    // The error is about the request still being read (it timed out): answer it through its own response.
+    if (inFlight.headersSent) return void socket.destroy()
+    inFlight.writeHead(response.status, { ...response.headers, connection: 'close', 'content-length': Buffer.byteLength(response.body) })
+    inFlight.end(response.body, () => socket.destroy())
+    return
+  }
+  const write = () =>
+    socket.end(
+      `HTTP/1.1 ${response.status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\n\r\n${response.body}`,
+    )
+  // A pipelined request the parser refused: the answer still being written for the one before goes out first.
+  if (inFlight && !inFlight.writableFinished) inFlight.once('finish', write)
+  else write()
 }
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
@@ -112,8 +144,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const host = options.host ?? '127.0.0.1'
   let url = ''
   let closing = false
-  const sessions = createSessions(options, options.maxSessions ?? 1_000)
-  const saver = createStateSaver(options.stateFile, sessions)
+  const saver = createStateSaver(options.stateFile, { fsync: options.fsync ?? false, sessions: () => sessions })
+  const sessions = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor)
   const log = createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`)))
   const delivery = createNodeDelivery<ServerExchange>({
     latency: latencyOf(options),
@@ -123,15 +155,22 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       log.line(exchange, status, response.meta?.plan, response.meta?.fault)
     },
     onFailed(exchange, error) {
+      if (isHangUp(error)) return log.line(exchange, 0, undefined, 'aborted')
       console.error('[petstore-mock] Request failed:', error)
       log.line(exchange, 500, undefined, 'error')
     },
   })
-
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
-  const adminApp = lazyAdmin({ sessions, token: adminToken, serverUrl: () => url, startedAt: Date.now(), onChange: saver.changed })
-
+  const admin = lazyAdmin({
+    sessions,
+    token: adminToken,
+    host,
+    serverUrl: () => url,
+    startedAt: Date.now(),
+    onChange: saver.logState,
+    degraded: () => saver.failure,
+  })
   const router = createRequestRouter({
     sessions,
     corsOrigin: options.corsOrigin ?? '*',
@@ -140,10 +179,20 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     drainLimit: options.drainLimitBytes ?? 64 * 1024 * 1024,
     delivery,
     log,
-    admin: adminApp,
+    admin,
     url: () => url,
   })
-  const server = createServer({ requestTimeout: 30_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 }, router)
+  const requestTimeout = options.requestTimeoutMs ?? 30_000
+  const server = createServer(
+    {
+      requestTimeout,
+      headersTimeout: Math.min(10_000, requestTimeout),
+      keepAliveTimeout: 5_000,
+      // Node checks the timeouts this often: often enough for the timeout asked for.
+      connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+    },
+    router,
+  )
   server.on('clientError', answerMalformed)
 
   return {
@@ -155,30 +204,39 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     },
     async listen() {
       await saver.load()
-      await new Promise<void>((resolve, reject) => {
-        server.once('error', reject)
-        server.listen(options.port ?? 4010, host, () => {
-          server.off('error', reject)
-          resolve()
-        })
-      })
-      const address = server.address() as AddressInfo
-      const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
-      url = `http://${shown}:${address.port}`
+      url = await listenOn(server, options.port ?? 4010, host)
       return url
     },
     async close() {
       closing = true
-      await new Promise<void>((resolve) => {
-        // Keep-alive connections end as soon as their in-flight response is sent.
-        const sweep = setInterval(() => server.closeIdleConnections(), 25)
-        server.close(() => {
-          clearInterval(sweep)
-          resolve()
-        })
-        server.closeIdleConnections()
-      })
-      await saver.flush()
+      await closeGently(server)
+      await saver.close()
     },
   }
+}
+
+/** Starts listening; resolves with the base URL. */
+async function listenOn(server: Server, port: number, host: string): Promise<string> {
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject)
+    server.listen(port, host, () => {
+      server.off('error', reject)
+      resolve()
+    })
+  })
+  const address = server.address() as AddressInfo
+  const shown = address.family === 'IPv6' ? `[${address.address}]` : address.address
+  return `http://${shown}:${address.port}`
+}
+
+/** Stops accepting and lets in-flight requests finish; keep-alive connections end as soon as their response is sent. */
+function closeGently(server: Server): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const sweep = setInterval(() => server.closeIdleConnections(), 25)
+    server.close(() => {
+      clearInterval(sweep)
+      resolve()
+    })
+    server.closeIdleConnections()
+  })
 }

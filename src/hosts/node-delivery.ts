@@ -80,7 +80,7 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
 
   const fail = (exchange: E, error: unknown): void => {
     const { res } = exchange
-    if (res.headersSent) res.destroy()
+    if (res.headersSent || res.destroyed) res.destroy()
     else write(exchange, problem('internal_error', 'The mock failed to answer this request; the server log has the details.'))
     onFailed?.(exchange, error)
   }

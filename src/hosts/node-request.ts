@@ -2,12 +2,17 @@
  * Reading a `node:http` request into the core's plain data: the raw body (capped) and the URL split
  * into path and query. Shared by the standalone server and the express middleware.
  */
+import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage } from 'node:http'
 import type { ApiRequest } from '../core/types.js'
 
 export interface Body {
   text: string | undefined
+  /** How many bytes the text was read from. */
+  bytes?: number
   tooLarge: boolean
+  /** The bytes were not valid UTF-8: `text` is `undefined` and nothing of them is used (issue #13). */
+  notUtf8?: boolean
   /** The body went past the drain limit: the socket is closed after the answer. */
   abandoned: boolean
 }
@@ -59,10 +64,22 @@ export function readBodyThen(
   req.on('end', () => {
     if (finished) return
     finished = true
-    const text = tooLarge ? undefined : rest ? Buffer.concat(rest).toString('utf8') : (first?.toString('utf8') ?? '')
-    done({ text, tooLarge, abandoned: false })
+    if (tooLarge) return done({ text: undefined, tooLarge, abandoned: false })
+    const bytes = rest ? Buffer.concat(rest) : first
+    if (bytes !== undefined && !isUtf8(bytes)) return done({ text: undefined, tooLarge, abandoned: false, notUtf8: true })
+    done({ text: bytes?.toString('utf8') ?? '', bytes: bytes?.length ?? 0, tooLarge, abandoned: false })
   })
-  req.on('error', fail)
+  req.on('error', (error) => {
+    if (finished) return
+    finished = true
+    fail(error)
+  })
+  // A client that hangs up mid-body: the request closes without its end (logged as aborted, issue #13).
+  req.on('close', () => {
+    if (finished) return
+    finished = true
+    fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+  })
 }
 
 export function readBody(req: IncomingMessage, max: number, drainLimit: number): Promise<Body> {
@@ -82,7 +99,13 @@ export function splitUrl(raw: string): { path: string; query: string } {
 }
 
 /** The core's plain request from a `node:http` request and the body read from it. */
-export function apiRequest(req: IncomingMessage, path: string, query: string, body: Pick<Body, 'text' | 'tooLarge'>): ApiRequest {
-  const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body: body.text }
-  return body.tooLarge ? { ...request, bodyTooLarge: true } : request
+export function apiRequest(
+  req: IncomingMessage,
+  path: string,
+  query: string,
+  body: Pick<Body, 'text' | 'tooLarge' | 'notUtf8' | 'bytes'>,
+): ApiRequest {
+  const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body: body.text, bodyBytes: body.bytes }
+  if (body.tooLarge) return { ...request, bodyTooLarge: true }
+  return body.notUtf8 ? { ...request, bodyNotUtf8: true } : request
 }

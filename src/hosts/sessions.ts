@@ -1,8 +1,11 @@
 /**
  * Isolated sessions of the standalone server: `X-Mock-Session: <name>` selects a world of its own
  * (pets, counters, bans, clock), created on first use. The number of live sessions is bounded:
- * the least recently used is evicted (never the default session).
+ * the least recently used is evicted (never the default session). The journals of all sessions
+ * share one byte budget.
  */
+import { createJournalBudget, type JournalBudget } from '../core/journal-budget.js'
+import type { PetData } from '../store/pet-data.js'
 import { createWorld, type World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 
@@ -14,56 +17,50 @@ export interface Sessions {
   get(name: string | undefined): World | undefined
   /** The default world. */
   readonly main: World
-  /** Names of the live sessions, least recently used first. */
+  /** Names of the live sessions, the default first, then least recently used first. */
   names(): string[]
-  /** Puts a world under a name (state restore). */
-  set(name: string, store: World): void
   readonly size: number
   readonly max: number
-  /** Makes a world with the sessions' options (for restores). */
-  create(): World
+  /** The bytes all sessions' journals may hold together. */
+  readonly journalBudget: JournalBudget
 }
 
 /**
+ * @param dataFor the storage of a new session's pets (the state log hooks in here); default index-only.
  * @example
  * const sessions = createSessions({ seed: 7 }, 1000)
  * sessions.get(request.headers['x-mock-session'])
  */
-export function createSessions(options: PetStoreOptions, max: number): Sessions {
+export function createSessions(options: PetStoreOptions, max: number, dataFor?: (name: string) => PetData): Sessions {
+  const journalBudget = createJournalBudget(options.journalMaxBytes)
   // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
-  const create = () => createWorld(options)
-  const main = create()
+  const create = (name: string) => createWorld(options, dataFor?.(name), { journalBudget })
+  const main = create(DEFAULT_SESSION)
+  // A Map: session names come from clients (`__proto__` is a name like any other).
   const live = new Map<string, World>()
-  const touch = (name: string, store: World) => {
+  const touch = (name: string, world: World) => {
     live.delete(name)
-    live.set(name, store)
+    live.set(name, world)
     while (live.size > max) {
-      const oldest = live.keys().next().value as string
+      const [oldest, evicted] = live.entries().next().value as [string, World]
       live.delete(oldest)
+      // Its journal gives its bytes back to the shared budget.
+      evicted.journal.clear()
     }
   }
   return {
     main,
     max,
-    create,
+    journalBudget,
     get size() {
       return live.size + 1
     },
     get(name) {
       if (name === undefined || name === '' || name === DEFAULT_SESSION) return main
       if (!SESSION_NAME.test(name)) return undefined
-      let store = live.get(name)
-      if (store) {
-        touch(name, store)
-        return store
-      }
-      store = create()
-      touch(name, store)
-      return store
-    },
-    set(name, store) {
-      if (name === DEFAULT_SESSION) throw new Error('[petstore-mock] The default session cannot be replaced; restore into it instead.')
-      touch(name, store)
+      const world = live.get(name) ?? create(name)
+      touch(name, world)
+      return world
     },
     names: () => [DEFAULT_SESSION, ...live.keys()],
   }

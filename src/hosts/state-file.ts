@@ -1,21 +1,40 @@
 /**
- * `--state-file FILE`: the server's sessions saved as JSON, written atomically (temp file, fsync,
- * rename) so a crash at any moment leaves the old file or the new one, never a torn one.
+ * `--state-file FILE`: the sessions' snapshot as JSON, written atomically (temp file, fsync, rename)
+ * so a crash at any moment leaves the old file or the new one, never a torn one. A symlinked file is
+ * written through to its target. `logSeq` says which lines of the change log it already holds.
  */
 import { randomUUID } from 'node:crypto'
-import { open, readFile, rename, unlink } from 'node:fs/promises'
+import { open, readFile, realpath, rename, unlink } from 'node:fs/promises'
+import { basename, dirname, join } from 'node:path'
 import { parseJson } from '../core/json.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../snapshot.js'
 
 export interface StateFileContent {
   version: 1
-  sessions: Record<string, WorldSnapshot>
+  /** The last change-log line this snapshot holds (0: none). */
+  logSeq: number
+  /** Session name to state. A Map: names come from clients (`__proto__` is one like any other). */
+  sessions: Map<string, WorldSnapshot>
+}
+
+/** A problem with the state file that stops the start (exit 2): it names the file and the fix. */
+export class StateFileError extends Error {}
+
+/** The file to write: the target of a symlink, else the file itself (which may not exist yet). */
+export async function stateFileTarget(file: string): Promise<string> {
+  try {
+    return await realpath(file)
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error
+    // A dangling symlink or no file yet: the folder must exist; the file is made on the first save.
+    return join(await realpath(dirname(file)), basename(file))
+  }
 }
 
 /** Writes `content` to `file` atomically. */
 export async function writeStateFile(file: string, content: StateFileContent): Promise<void> {
-  const parts = Object.entries(content.sessions).map(([name, snapshot]) => `${JSON.stringify(name)}:${stringifySnapshot(snapshot)}`)
-  const text = `{"version":1,"sessions":{${parts.join(',')}}}\n`
+  const parts = [...content.sessions].map(([name, snapshot]) => `${JSON.stringify(name)}:${stringifySnapshot(snapshot)}`)
+  const text = `{"version":1,"logSeq":${content.logSeq},"sessions":{${parts.join(',')}}}\n`
   // Unique per write, also between two servers of one process.
   const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
   const handle = await open(temp, 'w')
@@ -33,26 +52,26 @@ export async function writeStateFile(file: string, content: StateFileContent): P
   }
 }
 
-/** Reads a state file; `undefined` when it does not exist. A bad file is an error naming the file and the field. */
+/** Reads a state file; `undefined` when it does not exist. A bad file is a StateFileError naming the file and the field. */
 export async function readStateFile(file: string): Promise<StateFileContent | undefined> {
   let text: string
   try {
     text = await readFile(file, 'utf8')
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
-    throw error
+    throw new StateFileError(`[petstore-mock] Cannot read the state file ${file}: ${(error as Error).message}`)
   }
   const parsed = parseJson(text)
-  if (!parsed.ok) throw new Error(`[petstore-mock] State file ${file} is not valid JSON: ${parsed.message}. Delete it or fix it.`)
-  const value = parsed.value as { sessions?: unknown }
+  if (!parsed.ok) throw new StateFileError(`[petstore-mock] State file ${file} is not valid JSON: ${parsed.message}. Delete it or fix it.`)
+  const value = parsed.value as { sessions?: unknown; logSeq?: unknown }
   if (typeof value !== 'object' || value === null || typeof value.sessions !== 'object' || value.sessions === null) {
-    throw new Error(`[petstore-mock] State file ${file} has no "sessions" object. Delete it or fix it.`)
+    throw new StateFileError(`[petstore-mock] State file ${file} has no "sessions" object. Delete it or fix it.`)
   }
-  const sessions: Record<string, WorldSnapshot> = {}
+  const sessions = new Map<string, WorldSnapshot>()
   for (const [name, snapshot] of Object.entries(value.sessions as Record<string, unknown>)) {
     const result = parseSnapshot(snapshot)
-    if (!result.ok) throw new Error(`[petstore-mock] State file ${file}, session ${JSON.stringify(name)}: ${result.message}`)
-    sessions[name] = result.snapshot
+    if (!result.ok) throw new StateFileError(`[petstore-mock] State file ${file}, session ${JSON.stringify(name)}: ${result.message}`)
+    sessions.set(name, result.snapshot)
   }
-  return { version: 1, sessions }
+  return { version: 1, logSeq: Number(value.logSeq ?? 0), sessions }
 }

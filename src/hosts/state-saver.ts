@@ -1,67 +1,167 @@
 /**
- * `--state-file`: the sessions loaded at start, and saved a moment after each change and at shutdown.
+ * `--state-file`: durable sessions (issue #13). Every acknowledged change is appended to the change
+ * log before its answer is sent: a pet the API created (written ahead from the store), a session's
+ * whole state after an admin call. The snapshot is rewritten now and then (counters and clocks go
+ * with it) and at shutdown, then the log lines it holds are dropped. Start-up loads the snapshot,
+ * then replays the log. Failures are loud: a bad file or folder stops the start; a failing write
+ * marks the server degraded (`/__mock/health`) and is logged.
  */
+import { performance } from 'node:perf_hooks'
+import { PetRecordSchema } from '../schemas.js'
+import { stringifySnapshot } from '../snapshot.js'
+import { createIndexOnlyData, type IndexOnlyData } from '../store/pet-data.js'
 import type { World } from '../world/create-world.js'
-import { DEFAULT_SESSION, type Sessions } from './sessions.js'
-import { readStateFile, writeStateFile } from './state-file.js'
+import type { Sessions } from './sessions.js'
+import { readStateFile, StateFileError, stateFileTarget, writeStateFile } from './state-file.js'
+import { openStateLog, readStateLog, type StateLog } from './state-log.js'
 
-const SAVE_DELAY_MS = 250
+/** The snapshot is rewritten at most this often, and never taking more than a tenth of the time. */
+const MIN_COMPACT_DELAY_MS = 1_000
 
 export interface StateSaver {
-  /** Restores every saved session into `sessions`. */
+  /** The storage of a session's pets, writing each create ahead into the log. */
+  readonly dataFor: ((session: string) => IndexOnlyData) | undefined
+  /** Checks the file and its folder, restores the snapshot and replays the log into `sessions`. */
   load(): Promise<void>
-  /** Something changed: save soon. */
+  /** Something changed that only the snapshot keeps (counters, clocks): rewrite it soon. */
   changed(): void
-  /** Saves now (after any save in progress); resolves when written. */
-  flush(): Promise<void>
+  /** An admin call changed a session's world: logged before it answers. */
+  logState(session: string, world: World): void
+  /** Writes the snapshot now and closes the log; rejects when it cannot be written. */
+  close(): Promise<void>
+  /** Why saving fails, while it does. */
+  readonly failure: string | undefined
+}
+
+const NO_SAVER: StateSaver = {
+  dataFor: undefined,
+  load: async () => {},
+  changed: () => {},
+  logState: () => {},
+  close: async () => {},
+  failure: undefined,
+}
+
+/** Restores the snapshot into `sessions`, then replays the log lines it does not hold; resolves with the last line's number. */
+async function restore(target: string, sessions: Sessions, stores: ReadonlyMap<string, IndexOnlyData>): Promise<number> {
+  const content = await readStateFile(target)
+  for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name)?.restore(snapshot)
+  let seq = content?.logSeq ?? 0
+  for (const line of readStateLog(`${target}.log`)) {
+    if (line.seq <= seq) continue
+    seq = line.seq
+    sessions.get(line.session) // made on first use, so its storage is known
+    if ('create' in line) stores.get(line.session)?.put(PetRecordSchema.parse(line.create))
+    else await sessions.get(line.session)?.restore(line.state)
+  }
+  return seq
+}
+
+/** Checks the file and its folder, restores it into the sessions and opens its log: a StateFileError stops the start. */
+async function openState(
+  file: string,
+  options: { fsync: boolean; sessions: () => Sessions },
+  stores: ReadonlyMap<string, IndexOnlyData>,
+): Promise<{ target: string; log: StateLog }> {
+  let target: string
+  try {
+    target = await stateFileTarget(file)
+  } catch (error) {
+    throw new StateFileError(`[petstore-mock] Cannot use --state-file ${file}: ${(error as Error).message}. Create its folder first.`)
+  }
+  try {
+    const seq = await restore(target, options.sessions(), stores)
+    return { target, log: openStateLog(`${target}.log`, { fsync: options.fsync, seq }) }
+  } catch (error) {
+    if (error instanceof StateFileError) throw error
+    throw new StateFileError(
+      `[petstore-mock] Cannot use --state-file ${file}: ${(error as Error).message.replace(/^\[petstore-mock\] /, '')}`,
+    )
+  }
 }
 
 /**
  * @example
- * const saver = createStateSaver('/tmp/petstore.json', sessions)
+ * const saver = createStateSaver('/tmp/petstore.json', { fsync: false, sessions: () => sessions })
  * await saver.load()
  */
-export function createStateSaver(file: string | undefined, sessions: Sessions): StateSaver {
-  if (file === undefined) return { load: async () => {}, changed: () => {}, flush: async () => {} }
+export function createStateSaver(file: string | undefined, options: { fsync: boolean; sessions: () => Sessions }): StateSaver {
+  if (file === undefined) return NO_SAVER
+  let target = file
+  let log: StateLog | undefined
+  let failure: string | undefined
   let timer: NodeJS.Timeout | undefined
-  let saving: Promise<void> = Promise.resolve()
-  const save = (): Promise<void> => {
-    saving = saving
-      .then(async () => {
-        const content: Record<string, ReturnType<World['snapshot']>> = {}
-        for (const name of sessions.names()) {
-          const world = sessions.get(name) as World
-          await world.ready()
-          content[name] = world.snapshot()
-        }
-        await writeStateFile(file, { version: 1, sessions: content })
-      })
-      .catch((error: unknown) => console.error('[petstore-mock] Could not save the state file:', error))
-    return saving
+  let running: Promise<void> | undefined
+  let lastMs = 0
+  const stores = new Map<string, IndexOnlyData>()
+
+  const fail = (what: string, error: unknown): void => {
+    failure = `${what} ${target}: ${(error as Error).message}`
+    console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
-  return {
-    async load() {
-      const content = await readStateFile(file)
-      for (const [name, snapshot] of Object.entries(content?.sessions ?? {})) {
-        if (name === DEFAULT_SESSION) await sessions.main.restore(snapshot)
-        else {
-          const world = sessions.create()
-          await world.restore(snapshot)
-          sessions.set(name, world)
-        }
-      }
-    },
-    changed() {
-      if (timer) return
-      timer = setTimeout(() => {
+  const append = (session: string, kind: 'create' | 'state', json: string): void => {
+    if (!log) return
+    try {
+      log.append(session, kind, json)
+    } catch (error) {
+      fail('append a change to the log of', error)
+    }
+  }
+
+  const compact = async (): Promise<void> => {
+    if (!log) return
+    const mark = log.mark()
+    const started = performance.now()
+    const sessions = options.sessions()
+    const snapshots = new Map(sessions.names().map((name) => [name, (sessions.get(name) as World).snapshot()]))
+    await writeStateFile(target, { version: 1, logSeq: mark.seq, sessions: snapshots })
+    log.dropThrough(mark)
+    lastMs = performance.now() - started
+    failure = undefined
+  }
+  const run = (): Promise<void> => {
+    running ??= compact().finally(() => {
+      running = undefined
+    })
+    return running
+  }
+  /** The snapshot is rewritten a moment after a change: at most every second, and never more than a tenth of the time. */
+  const changed = (): void => {
+    if (timer || !log) return
+    timer = setTimeout(
+      () => {
         timer = undefined
-        void save()
-      }, SAVE_DELAY_MS)
+        run().catch((error: unknown) => fail('write the state file', error))
+      },
+      Math.max(MIN_COMPACT_DELAY_MS, 10 * lastMs),
+    )
+  }
+
+  return {
+    dataFor(session) {
+      const data = createIndexOnlyData((entry) => append(session, 'create', entry.json))
+      stores.set(session, data)
+      return data
     },
-    flush() {
+    async load() {
+      ;({ target, log } = await openState(file, options, stores))
+    },
+    changed,
+    logState(session, world) {
+      append(session, 'state', stringifySnapshot(world.snapshot()))
+      changed()
+    },
+    async close() {
       clearTimeout(timer)
       timer = undefined
-      return save()
+      if (!log) return
+      await running?.catch(() => undefined)
+      await run()
+      log.close(true)
+      log = undefined
+    },
+    get failure() {
+      return failure
     },
   }
 }

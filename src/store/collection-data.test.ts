@@ -28,10 +28,10 @@ describe('createCollectionData', () => {
     const data = createCollectionData()
     await data.load([{ id: 7n, name: 'A', categoryId: 1n }])
     const first = data.repository.add({ name: 'B', categoryId: 1n })
-    expect(first.entry.pet.id).toBe(8n)
-    await first.written
+    expect(first?.entry.pet.id).toBe(8n)
+    await first?.written
     await data.collection.delete((q) => q.where({ id: 8n }))
-    expect(data.repository.add({ name: 'C', categoryId: 1n }).entry.pet.id).toBe(9n)
+    expect(data.repository.add({ name: 'C', categoryId: 1n })?.entry.pet.id).toBe(9n)
   })
 
   it('indexes pets created, updated and deleted through the collection', async () => {
@@ -49,7 +49,7 @@ describe('createCollectionData', () => {
     expect(ids(data.repository.list('pending', 100))).not.toContain(100n)
     data.collection.delete((q) => q.where({ id: 100n }))
     expect(data.repository.get(100n)).toBeUndefined()
-    expect(data.repository.add({ name: 'Next', categoryId: 1n }).entry.pet.id).toBe(101n)
+    expect(data.repository.add({ name: 'Next', categoryId: 1n })?.entry.pet.id).toBe(101n)
   })
 
   it('keeps listings in ascending id order when set-up inserts a lower id', async () => {
@@ -108,10 +108,18 @@ describe('createIndexOnlyData', () => {
     const data = createIndexOnlyData()
     void data.load(generatePets({ seed: 1, count: 5, categories: 2 }))
     expect(data.collection).toBeUndefined()
-    const { entry, written } = data.repository.add({ name: 'Now', categoryId: 1n })
-    expect(written).toBeUndefined()
-    expect(entry.pet.id).toBe(6n)
+    const added = data.repository.add({ name: 'Now', categoryId: 1n })
+    expect(added?.written).toBeUndefined()
+    expect(added?.entry.pet.id).toBe(6n)
     expect(data.repository.get(6n)?.pet.name).toBe('Now')
     expect(data.snapshot().nextId).toBe(7n)
+  })
+
+  it('gives no id past the int64 maximum: the add after the last id is refused', async () => {
+    const data = createIndexOnlyData()
+    await data.load([], 2n ** 63n - 1n)
+    expect(data.repository.add({ name: 'Last', categoryId: 1n })?.entry.pet.id).toBe(2n ** 63n - 1n)
+    expect(data.repository.add({ name: 'Past', categoryId: 1n })).toBeUndefined()
+    expect(data.repository.get(2n ** 63n)).toBeUndefined()
   })
 })

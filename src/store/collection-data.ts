@@ -100,6 +100,7 @@ export function createCollectionData(): PetData & { readonly collection: PetColl
     collection,
     repository: repositoryOf(pets, (newPet: NewPet) => {
       const entry = pets.add(newPet)
+      if (!entry) return undefined
       const written = write(entry.pet)
       pending = Promise.all([pending, written])
       return { entry, written }

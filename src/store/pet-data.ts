@@ -6,7 +6,7 @@
  */
 import type { Collection } from '@msw/data'
 import type { PetEntry, PetRepository } from '../core/types.js'
-import type { NewPet, Pet, PetRecordSchema } from '../schemas.js'
+import { INT64_MAX, type NewPet, type Pet, type PetRecordSchema } from '../schemas.js'
 import { createPetIndex, type PetIndex } from './pet-index.js'
 
 /** A world's pets: what the core reads, and what the world does to them as a whole. */
@@ -34,8 +34,8 @@ function petWithId(id: bigint, newPet: NewPet): Pet {
 
 export interface IndexedPets {
   readonly index: PetIndex
-  /** Stores a new pet under the next id. */
-  add(newPet: NewPet): PetEntry
+  /** Stores a new pet under the next id; `undefined` when the next id would leave int64. */
+  add(newPet: NewPet): PetEntry | undefined
   /** Replaces every pet (see `PetData.load`). */
   replaceAll(pets: readonly Pet[], nextId?: bigint): void
   /** Makes sure the next id comes after `id` (a pet written with its own id). */
@@ -51,6 +51,7 @@ export function createIndexedPets(): IndexedPets {
     index,
     add(newPet) {
       const id = nextId
+      if (id > INT64_MAX) return undefined
       nextId += 1n
       return index.put(petWithId(id, newPet))
     },
@@ -72,18 +73,34 @@ export function repositoryOf(pets: IndexedPets, add: (newPet: NewPet) => ReturnT
   return { get: (id) => index.get(id), list: (status, limit) => index.list(status, limit), add }
 }
 
+/** Index-only storage, and what a state log needs of it. */
+export interface IndexOnlyData extends PetData {
+  /** Puts a pet back with its own id (replaying a state log); later ids come after it. */
+  put(pet: Pet): void
+}
+
 /**
- * Pets in the indexes only: every write is done when it returns.
+ * Pets in the indexes only: every write is done when it returns. `onAdd` hears of each pet the API
+ * adds, before the answer is sent (the server's state log writes it ahead).
  *
  * @example
  * const data = createIndexOnlyData()
  * await data.load(generatePets({ seed: 1, count: 50, categories: 10 }))
  */
-export function createIndexOnlyData(): PetData {
+export function createIndexOnlyData(onAdd?: (entry: PetEntry) => void): IndexOnlyData {
   const pets = createIndexedPets()
   return {
     collection: undefined,
-    repository: repositoryOf(pets, (newPet) => ({ entry: pets.add(newPet) })),
+    repository: repositoryOf(pets, (newPet) => {
+      const entry = pets.add(newPet)
+      if (!entry) return undefined
+      onAdd?.(entry)
+      return { entry }
+    }),
+    put(pet) {
+      pets.index.put(pet)
+      pets.reserve(pet.id)
+    },
     load(list, nextId) {
       pets.replaceAll(list, nextId)
       return Promise.resolve()

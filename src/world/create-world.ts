@@ -8,10 +8,11 @@ import type { Clock } from '../clock.js'
 import { createApi } from '../core/api.js'
 import { type AuditReport, auditJournal } from '../core/audit.js'
 import { createJournal, type Journal } from '../core/journal.js'
+import { createJournalBudget, type JournalBudget } from '../core/journal-budget.js'
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { createFetch } from '../handlers/fetch.js'
-import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
+import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
 import type { Pet } from '../schemas.js'
 import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
@@ -60,18 +61,24 @@ export interface World {
 
 /**
  * Creates one isolated Pet Store world without msw (hosts that need none use it; in tests, use
- * `createPetStore`). `data` keeps its pets: by default in the indexes only.
+ * `createPetStore`). `data` keeps its pets: by default in the indexes only. `shared.journalBudget`
+ * caps the journals of several worlds together (the server's sessions).
  *
  * @example
  * const world = createWorld({ seed: 7 })
  * const response = await world.fetch('/v1/pets', { headers: { Authorization: 'Bearer test-free' } })
  */
-export function createWorld(options: PetStoreOptions = {}, data: PetData = createIndexOnlyData()): World {
+export function createWorld(
+  options: PetStoreOptions = {},
+  data: PetData = createIndexOnlyData(),
+  shared: { journalBudget?: JournalBudget } = {},
+): World {
   const resolved = resolveOptions(options)
   const { clock, basePath, scenarios: catalogue } = resolved
   const rateLimiter = createRateLimiter({ now: clock.now, options: resolved.rateLimit })
   const keys = new Map<string, ApiKey>()
-  const journal = createJournal({ limit: resolved.journalLimit, now: clock.now })
+  const budget = shared.journalBudget ?? createJournalBudget(resolved.journalMaxBytes)
+  const journal = createJournal({ limit: resolved.journalLimit, now: clock.now, budget })
   const core = createApi({ basePath, keys, pets: data.repository, quota: rateLimiter, now: clock.now, options: resolved.api })
   const scenarios = createScenarioSwitch({ options: resolved, core, keys, rateLimiter, clock, journal, data })
   void scenarios.start(resolved.scenario, true)
@@ -126,6 +133,8 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       const result = parseSnapshot(input)
       if (!result.ok) misuse(result.message)
       const { snapshot } = result
+      if (snapshot.scenario !== undefined && !catalogue.has(snapshot.scenario))
+        misuse(`Invalid state: scenario: ${unknownScenarioMessage(snapshot.scenario, catalogue.names())}`)
       scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario))
       rateLimiter.reset()
       for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)

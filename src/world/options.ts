@@ -4,6 +4,7 @@
  */
 import { type Clock, createClock, type Moment, toEpochMs } from '../clock.js'
 import type { ApiOptions } from '../core/api.js'
+import { DEFAULT_JOURNAL_MAX_BYTES } from '../core/journal-budget.js'
 import type { RateLimitOptions } from '../core/rate-limit.js'
 import type { QueryValidation } from '../core/validate.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
@@ -35,6 +36,11 @@ export interface PetStoreOptions {
   defaultStatus?: PetStatus
   /** Bodies larger than this get 413. Default 1 MiB. */
   maxBodyBytes?: number
+  /**
+   * The status of a `POST /pets` body that is not `application/json` (UTF-8, uncompressed): `400` (default: the
+   * spec's status for a bad body) or `415` (HTTP's own). The code is `unsupported_media_type` either way.
+   */
+  mediaTypeErrorStatus?: 400 | 415
   /** When `GET /pets/{petId}` was deprecated, for its `Deprecation` header. */
   deprecatedAt?: Moment
   /** The scenario to start in (see docs/scenarios.md). Default `default`. */
@@ -48,6 +54,11 @@ export interface PetStoreOptions {
   collection?: boolean
   /** How many exchanges the request journal keeps (oldest dropped first). Default 1,000; 0 turns it off. */
   journalLimit?: number
+  /**
+   * How many bytes the request journal may hold (oldest dropped first); on the standalone server, all
+   * sessions' journals together. Each entry keeps at most 16 KiB of its request body. Default 64 MiB.
+   */
+  journalMaxBytes?: number
   /** Rate-limit and ban settings. */
   rateLimit?: {
     /** The early retry that bans a key. Default 5. */
@@ -74,6 +85,7 @@ export interface ResolvedOptions {
   readonly api: ApiOptions
   readonly rateLimit: RateLimitOptions
   readonly journalLimit: number
+  readonly journalMaxBytes: number
   readonly keys: readonly KeyConfig[]
   /** The option's pets: a count or a list (checked when a scenario starts, as scenarios may replace them). */
   readonly pets: number | readonly PetRecordInput[]
@@ -115,9 +127,10 @@ function positive(value: number | undefined, fallback: number, name: string): nu
   return value
 }
 
-function oneOf<T extends string>(value: T | undefined, allowed: readonly T[], name: string): T {
+function oneOf<T extends string | number>(value: T | undefined, allowed: readonly T[], name: string): T {
   const chosen = value ?? (allowed[0] as T)
-  if (!allowed.includes(chosen)) misuse(`${name} must be ${allowed.map((a) => `"${a}"`).join(' or ')}, got ${JSON.stringify(value)}.`)
+  if (!allowed.includes(chosen))
+    misuse(`${name} must be ${allowed.map((a) => JSON.stringify(a)).join(' or ')}, got ${JSON.stringify(value)}.`)
   return chosen
 }
 
@@ -161,11 +174,13 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
       queryValidation: oneOf(options.queryValidation, ['strict', 'lenient'], 'queryValidation'),
       defaultStatus: options.defaultStatus,
       maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
+      mediaTypeErrorStatus: oneOf(options.mediaTypeErrorStatus, [400, 415], 'mediaTypeErrorStatus'),
       sunsetAt: toEpochMs(SUNSET),
       deprecatedAt: toEpochMs(options.deprecatedAt ?? DEPRECATED_AT),
     },
     rateLimit: resolveRateLimit(options.rateLimit ?? {}),
-    journalLimit: options.journalLimit ?? 1_000,
+    journalLimit: wholeNumber(options.journalLimit ?? 1_000, 'journalLimit', 0),
+    journalMaxBytes: wholeNumber(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES, 'journalMaxBytes', 0),
     keys: options.keys ?? DEFAULT_KEYS,
     pets: typeof options.pets === 'number' ? wholeNumber(options.pets, 'pets', 0) : (options.pets ?? 50),
     categories: wholeNumber(options.categories ?? 10, 'categories', 1),

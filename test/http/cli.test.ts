@@ -23,11 +23,17 @@ const EXPECTED_OPTIONS = [
   ['handlers', 'PETSTORE_HANDLERS'],
   ['log', 'PETSTORE_LOG'],
   ['max-sessions', 'PETSTORE_MAX_SESSIONS'],
+  ['scenario', 'PETSTORE_SCENARIO'],
+  ['scenarios', 'PETSTORE_SCENARIOS'],
+  ['fixtures', 'PETSTORE_FIXTURES'],
+  ['fsync', 'PETSTORE_FSYNC'],
+  ['journal-max-bytes', 'PETSTORE_JOURNAL_MAX_BYTES'],
+  ['media-type-status', 'PETSTORE_MEDIA_TYPE_STATUS'],
 ]
 
-/** The `{ name, env }` pairs of the OPTIONS table in src/cli.ts. */
+/** The `{ name, env }` pairs of the OPTIONS table in src/cli-options.ts. */
 async function declaredOptions(): Promise<string[][]> {
-  const source = await readFile(join(ROOT, 'src', 'cli.ts'), 'utf8')
+  const source = await readFile(join(ROOT, 'src', 'cli-options.ts'), 'utf8')
   return [...source.matchAll(/name: '([a-z-]+)',\s*env: '(PETSTORE_[A-Z_]+)'/g)].map((match) => [match[1] ?? '', match[2] ?? ''])
 }
 
@@ -137,8 +143,8 @@ describe('start-up', () => {
       PETSTORE_CORS_ORIGIN: 'http://localhost:5173',
       PETSTORE_LOG: 'silent',
     })
-    expect((await fetch(`${cli.url}/__mock/health`)).status).toBe(401)
-    expect((await fetch(`${cli.url}/__mock/health`, { headers: auth('env-token') })).status).toBe(200)
+    expect((await fetch(`${cli.url}/__mock/clock`)).status).toBe(401)
+    expect((await fetch(`${cli.url}/__mock/clock`, { headers: auth('env-token') })).status).toBe(200)
     const other = await fetch(`${cli.url}/v1/pets`, { headers: auth('test-pro', { origin: 'https://evil.example' }) })
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
     const allowed = await fetch(`${cli.url}/v1/pets`, { headers: auth('test-pro', { origin: 'http://localhost:5173' }) })

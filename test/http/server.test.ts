@@ -377,12 +377,14 @@ describe('admin API', () => {
 
   it('requires the admin token as a Bearer token when adminToken is set', async () => {
     const { url } = await startServer({ adminToken: 's3cret' })
-    const without = await fetch(`${url}/__mock/health`)
+    const without = await fetch(`${url}/__mock/clock`)
     await expectError(without, 401, 'admin_unauthorized')
     expect(without.headers.get('www-authenticate')).toBe('Bearer')
     await expectError(await fetch(`${url}/__mock/reset`, { method: 'POST', headers: auth('wrong') }), 401, 'admin_unauthorized')
     await expectError(await fetch(`${url}/__mock/state`, { headers: auth('test-pro') }), 401, 'admin_unauthorized')
-    expect((await fetch(`${url}/__mock/health`, { headers: auth('s3cret') })).status).toBe(200)
+    expect((await fetch(`${url}/__mock/clock`, { headers: auth('s3cret') })).status).toBe(200)
+    // Health is public (issue #13): containers and load balancers probe it without the token.
+    expect((await fetch(`${url}/__mock/health`)).status).toBe(200)
   })
 
   it('leaves the API to API keys when adminToken is set', async () => {

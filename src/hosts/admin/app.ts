@@ -2,46 +2,37 @@
  * The admin API of the standalone server, under `/__mock` (never under `/v1`), served by express.
  * Every call acts on the session named by `X-Mock-Session` (default: the default world).
  */
-import { timingSafeEqual } from 'node:crypto'
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { bearerToken } from '../../core/auth.js'
-import type { Sessions } from '../sessions.js'
-import { type RouteContext, refuse } from './common.js'
+import type { World } from '../../world/create-world.js'
+import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
+import { type AccessRule, adminAccess } from './access.js'
+import { type RouteContext, refuse, worldOf } from './common.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
 import { addClockRoute, addStateRoutes } from './state-routes.js'
 
-export interface AdminOptions {
+export interface AdminOptions extends AccessRule {
   readonly sessions: Sessions
-  /** `undefined`: open (loopback). A string: required as `Authorization: Bearer <token>`. `false`: off. */
-  readonly token: string | undefined | false
   readonly serverUrl: () => string
   readonly startedAt: number
-  /** Called after a change to any world, for state saving. */
-  readonly onChange: () => void
-}
-
-/** Whether `authorization` carries `token` as a Bearer token (scheme case-insensitive, as in the API; compared in constant time). */
-export function hasAdminToken(authorization: string | undefined, token: string): boolean {
-  const given = Buffer.from(bearerToken(authorization) ?? '')
-  const expected = Buffer.from(token)
-  // Always compare, equal lengths only, so the time says nothing about the token.
-  const same = timingSafeEqual(given.length === expected.length ? given : expected, expected)
-  return same && given.length === expected.length
+  /** Called after an admin call changed a session's world (before it answers), for the state file. */
+  readonly onChange: (session: string, world: World) => void
+  /** The server's health beyond "ok": a reason when it is degraded (a state file that cannot be written). */
+  readonly degraded: () => string | undefined
 }
 
 /** Who may use the admin API, and which session a request acts on. */
 function guard(options: AdminOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
-    if (options.token === false) {
-      return refuse(res, 'admin_disabled', 'The admin API is off: the server listens on a non-loopback address without --admin-token.')
+    const access = adminAccess(req.method, req.path, req.headers, options)
+    if (!access.ok) {
+      if (access.headers) res.set(access.headers)
+      return refuse(res, access.code, access.message)
     }
-    if (options.token !== undefined && !hasAdminToken(req.headers.authorization, options.token)) {
-      res.set('www-authenticate', 'Bearer')
-      return refuse(res, 'admin_unauthorized', 'The admin API needs "Authorization: Bearer <admin token>" (the --admin-token value).')
-    }
-    const world = options.sessions.get(req.header('x-mock-session'))
+    const session = req.header('x-mock-session')
+    const world = options.sessions.get(session)
     if (!world) return refuse(res, 'invalid_session', 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".')
     res.locals.world = world
+    res.locals.session = session === undefined || session === '' ? DEFAULT_SESSION : session
     next()
   }
 }
@@ -59,8 +50,8 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.use(guard(options))
   app.use(express.text({ type: () => true, limit: '64mb' }))
   const ctx: RouteContext = {
-    changed(value) {
-      options.onChange()
+    changed(res, value) {
+      options.onChange(res.locals.session as string, worldOf(res))
       return value
     },
   }

@@ -16,8 +16,8 @@ export function refuse(res: Response, code: ErrorCode, message: string): void {
 export const worldOf = (res: Response): World => res.locals.world as World
 
 export interface RouteContext {
-  /** Passes `value` through after telling the server a world changed. */
-  changed<T>(value: T): T
+  /** Passes `value` through after telling the server the request's world changed (call before answering). */
+  changed<T>(res: Response, value: T): T
 }
 
 export type JsonBody = { ok: true; value: Record<string, unknown> } | { ok: false; message: string }

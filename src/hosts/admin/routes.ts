@@ -31,6 +31,42 @@ function journalFilter(query: Request['query']): JournalFilter | string {
   return filter
 }
 
+/** The default and largest page of `GET /__mock/requests` (issue #13: no read builds a giant string). */
+const PAGE = { default: 100, max: 1_000 }
+
+type Paging = { limit: number; before?: number; after?: number }
+
+/** `?limit=` (1..1000, default 100), and one cursor: `?before=SEQ` (older entries) or `?after=SEQ` (newer ones). */
+function pagingOf(query: Request['query']): Paging | string {
+  const read = (name: string, min: number, max: number): number | string | undefined => {
+    const text = query[name]
+    if (text === undefined) return undefined
+    if (typeof text !== 'string' || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      return `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`
+    return Number(text)
+  }
+  const limit = read('limit', 1, PAGE.max)
+  const before = read('before', 1, Number.MAX_SAFE_INTEGER)
+  const after = read('after', 0, Number.MAX_SAFE_INTEGER)
+  for (const value of [limit, before, after]) if (typeof value === 'string') return value
+  if (before !== undefined && after !== undefined) return 'Send one cursor: before or after, not both.'
+  const paging: Paging = { limit: (limit as number | undefined) ?? PAGE.default }
+  if (before !== undefined) paging.before = before as number
+  if (after !== undefined) paging.after = after as number
+  return paging
+}
+
+/** The link to the page after this one: older entries, or with `after` newer ones. */
+function nextPageUrl(query: Request['query'], paging: Paging, entries: readonly { seq: number }[]): string {
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query))
+    if (typeof value === 'string' && name !== 'before' && name !== 'after') params.set(name, value)
+  if (paging.after !== undefined) params.set('after', String(entries.at(-1)?.seq ?? paging.after))
+  else params.set('before', String(entries[0]?.seq ?? 1))
+  params.set('limit', String(paging.limit))
+  return `/__mock/requests?${params}`
+}
+
 /**
  * @example
  * addScenarioRoutes(app, { changed: (value) => value })
@@ -62,7 +98,7 @@ export function addScenarioRoutes(app: Express, ctx: RouteContext): void {
       const message = plainMessage(error)
       return refuse(res, store.scenarios.has(name) ? 'invalid_admin_request' : 'unknown_scenario', message)
     }
-    res.json(ctx.changed({ scenario: store.scenario }))
+    res.json(ctx.changed(res, { scenario: store.scenario }))
   })
 }
 
@@ -71,7 +107,11 @@ export function addJournalRoutes(app: Express): void {
   app.get('/__mock/requests', (req, res) => {
     const filter = journalFilter(req.query)
     if (typeof filter === 'string') return refuse(res, 'invalid_admin_request', filter)
-    res.type('application/json').send(stringifyJson(worldOf(res).journal.find(filter)))
+    const paging = pagingOf(req.query)
+    if (typeof paging === 'string') return refuse(res, 'invalid_admin_request', paging)
+    const page = worldOf(res).journal.page(filter, paging)
+    if (page.more) res.set('link', `<${nextPageUrl(req.query, paging, page.entries)}>; rel="next"`)
+    res.type('application/json').send(stringifyJson(page.entries))
   })
   app.get('/__mock/audit', (_req, res) => {
     res.json(worldOf(res).audit())
@@ -83,13 +123,20 @@ export function addJournalRoutes(app: Express): void {
 }
 
 /** Health and the OpenAPI document. */
-export function addInfoRoutes(app: Express, info: { sessions: Sessions; startedAt: number; serverUrl: () => string }): void {
+export function addInfoRoutes(
+  app: Express,
+  info: { sessions: Sessions; startedAt: number; serverUrl: () => string; degraded: () => string | undefined },
+): void {
   const { sessions } = info
   app.get('/__mock/health', (_req, res) => {
+    const reason = info.degraded()
+    const { bytes, maxBytes, dropped } = sessions.journalBudget
     res.json({
-      status: 'ok',
+      status: reason === undefined ? 'ok' : 'degraded',
+      ...(reason === undefined ? {} : { reason }),
       sessions: sessions.size,
       maxSessions: sessions.max,
+      journal: { bytes, maxBytes, dropped },
       uptimeSeconds: Math.round((Date.now() - info.startedAt) / 1000),
     })
   })

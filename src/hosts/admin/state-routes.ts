@@ -20,7 +20,8 @@ function clockState(world: World) {
 export function addStateRoutes(app: Express, ctx: RouteContext): void {
   app.post('/__mock/reset', async (_req, res) => {
     await worldOf(res).reset()
-    ctx.changed(res.status(204).end())
+    ctx.changed(res, undefined)
+    res.status(204).end()
   })
   app.get('/__mock/state', async (_req, res) => {
     await worldOf(res).ready()
@@ -32,7 +33,8 @@ export function addStateRoutes(app: Express, ctx: RouteContext): void {
     } catch (error) {
       return refuse(res, 'invalid_admin_request', plainMessage(error))
     }
-    ctx.changed(res.status(204).end())
+    ctx.changed(res, undefined)
+    res.status(204).end()
   })
   app.get('/__mock/clock', (_req, res) => {
     res.json(clockState(worldOf(res)))
@@ -76,6 +78,6 @@ export function addClockRoute(app: Express, ctx: RouteContext): void {
     } else {
       return refuse(res, 'invalid_admin_request', '"real" must be true.')
     }
-    res.json(ctx.changed(clockState(worldOf(res))))
+    res.json(ctx.changed(res, clockState(worldOf(res))))
   })
 }

@@ -1,0 +1,93 @@
+/**
+ * The bytes all journals of a server may hold together (issue #13): each entry holds an estimate of
+ * its size; past the cap, the oldest entries of any journal are dropped first, and counted.
+ */
+
+/** A journal that can give up its oldest entry. */
+export interface BudgetOwner {
+  /** Drops the journal's oldest entry (the one the budget names as the oldest it holds for this journal). */
+  dropOldest(): void
+}
+
+/** What one entry holds of the budget. */
+export interface Hold {
+  readonly owner: BudgetOwner
+  readonly bytes: number
+  released: boolean
+}
+
+export interface JournalBudget {
+  /** The cap, in bytes. */
+  readonly maxBytes: number
+  /** Bytes held now. */
+  readonly bytes: number
+  /** Entries dropped so far to stay under the cap. */
+  readonly dropped: number
+  /** Holds `bytes` for a new entry of `owner`, dropping the oldest entries while over the cap. */
+  hold(owner: BudgetOwner, bytes: number): Hold
+  /** Gives the bytes of an entry back (it left its journal). */
+  release(hold: Hold): void
+}
+
+/** The default cap of a server's journals together, and of one in-process world's journal. */
+export const DEFAULT_JOURNAL_MAX_BYTES = 64 * 1024 * 1024
+
+/**
+ * @example
+ * const budget = createJournalBudget(64 * 1024 * 1024)
+ * const journal = createJournal({ limit: 1000, now: clock.now, budget })
+ */
+export function createJournalBudget(maxBytes: number = DEFAULT_JOURNAL_MAX_BYTES): JournalBudget {
+  if (!Number.isSafeInteger(maxBytes) || maxBytes < 0)
+    throw new TypeError(`[petstore-mock] journalMaxBytes must be a whole number of bytes, got ${String(maxBytes)}.`)
+  /** Every hold in the order it was taken; released ones are skipped, and swept out now and then. */
+  let queue: Hold[] = []
+  let head = 0
+  let live = 0
+  let bytes = 0
+  let dropped = 0
+
+  const release = (hold: Hold): void => {
+    if (hold.released) return
+    hold.released = true
+    bytes -= hold.bytes
+    live -= 1
+  }
+  const sweep = (): void => {
+    if (head > 1024 && head * 2 > queue.length) {
+      queue = queue.slice(head)
+      head = 0
+    }
+    if (queue.length - head > 2 * live + 1024) {
+      queue = queue.slice(head).filter((hold) => !hold.released)
+      head = 0
+    }
+  }
+
+  return {
+    maxBytes,
+    get bytes() {
+      return bytes
+    },
+    get dropped() {
+      return dropped
+    },
+    hold(owner, size) {
+      const hold: Hold = { owner, bytes: size, released: false }
+      queue.push(hold)
+      live += 1
+      bytes += size
+      while (bytes > maxBytes && head < queue.length) {
+        const oldest = queue[head++] as Hold
+        if (oldest.released) continue
+        oldest.owner.dropOldest()
+        // The owner released it; make sure, so the loop always ends.
+        release(oldest)
+        dropped += 1
+      }
+      sweep()
+      return hold
+    },
+    release,
+  }
+}

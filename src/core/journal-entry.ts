@@ -1,0 +1,159 @@
+/**
+ * A journal entry: what one answered request looks like when read, built lazily from what the
+ * journal kept of it (`Raw`), and the filters of `find`.
+ */
+import { parseJsonReadable, utf8Length } from './json.js'
+import type { ApiResponse, Plan } from './types.js'
+
+/** One answered request. */
+export interface JournalEntry {
+  /** Sequence number in this world, from 1. */
+  readonly seq: number
+  /** When it was answered, on the world's clock (ms since the epoch). */
+  readonly at: number
+  /** The same moment as an ISO 8601 string. */
+  readonly time: string
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  /** The key's plan and last 4 characters (`pro …-pro`), never the whole key; `undefined` without a valid key. */
+  readonly key: string | undefined
+  readonly plan: Plan | undefined
+  readonly operation: string | undefined
+  /** The request body's size in bytes, as sent. */
+  readonly bodySize: number
+  /**
+   * The request body parsed as JSON (integers beyond 2^53 as exact `bigint`s), or `undefined` when there was none or
+   * it was not JSON. A body over the journal's prefix (16 KiB) is kept as its first characters only: then this is
+   * that prefix as a string and `bodyTruncated` is `true`.
+   */
+  readonly body: unknown
+  /** Whether only a prefix of the body was kept (`bodySize` is the whole body's size). */
+  readonly bodyTruncated: boolean
+  readonly status: number
+  /** The `X-RateLimit-*` and `Retry-After` headers sent, as numbers where they are numbers. */
+  readonly rateLimit: { limit?: number; remaining?: number; reset?: number; retryAfter?: number; retryAt?: number }
+  /** The error `code` of a non-2xx answer. */
+  readonly code: string | undefined
+  /** The scenario that applied, if any. */
+  readonly scenario: string | undefined
+  /** The fault a scenario injected, if any (e.g. `latency`, `network-error`, `status-503`). */
+  readonly fault: string | undefined
+  /** The order in which requests reached this world (1, 2, …); answers may be recorded in another order. */
+  readonly arrival: number
+  /**
+   * The arrival number of the first request that came in after the host handed this answer to the
+   * client, or `undefined` when the host did not say. Requests that arrived earlier were in flight:
+   * the client could not have seen this answer yet.
+   */
+  readonly delivered: number | undefined
+}
+
+/** Filters of `find`: each given field must match. */
+export interface JournalFilter {
+  method?: string
+  /** A path, or a RegExp tested against it. */
+  path?: string | RegExp
+  status?: number
+  plan?: Plan
+  operation?: string
+  code?: string
+}
+
+const numberOr = (value: string | undefined): number | undefined => {
+  if (value === undefined) return undefined
+  const n = Number(value)
+  return Number.isFinite(n) ? n : undefined
+}
+
+/** When a `Retry-After` (seconds or an HTTP-date) lets the client retry, in ms since the epoch. */
+function retryAt(at: number, header: string | undefined): number | undefined {
+  if (header === undefined) return undefined
+  const seconds = numberOr(header)
+  if (seconds !== undefined) return at + seconds * 1000
+  const date = Date.parse(header)
+  return Number.isFinite(date) ? date : undefined
+}
+
+function parseBody(text: string | undefined): unknown {
+  if (text === undefined || text === '') return undefined
+  const parsed = parseJsonReadable(text)
+  return parsed.ok ? parsed.value : undefined
+}
+
+export function errorCode(response: ApiResponse): string | undefined {
+  if (response.status < 400) return undefined
+  const match = /^\{"code":"([a-z_]+)"/.exec(response.body)
+  return match?.[1]
+}
+
+export function matchesFilter(entry: JournalEntry, filter: JournalFilter): boolean {
+  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
+  if (filter.path !== undefined && (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)))
+    return false
+  if (filter.status !== undefined && entry.status !== filter.status) return false
+  if (filter.plan !== undefined && entry.plan !== filter.plan) return false
+  if (filter.operation !== undefined && entry.operation !== filter.operation) return false
+  if (filter.code !== undefined && entry.code !== filter.code) return false
+  return true
+}
+
+/** What the journal keeps of one exchange: only what an entry needs (a whole request keeps every header, a response its body). */
+export interface Raw {
+  seq: number
+  at: number
+  method: string
+  path: string
+  query: string
+  /** The body, or its first `BODY_PREFIX_CHARS` characters. */
+  body: string | undefined
+  /** The whole body's size in bytes when only a prefix is kept; otherwise computed from `body`. */
+  bodySize: number | undefined
+  status: number
+  headers: Readonly<Record<string, string>>
+  meta: ApiResponse['meta']
+  code: string | undefined
+  scenario: string | undefined
+  fault: string | undefined
+  arrival: number
+  delivered: number | undefined
+  entry?: JournalEntry | undefined
+}
+
+/** The entry of a recorded exchange, built on first read and kept. */
+export function toEntry(raw: Raw): JournalEntry {
+  if (raw.entry) return raw.entry
+  const { meta } = raw
+  const h = raw.headers
+  const entry: JournalEntry = {
+    seq: raw.seq,
+    at: raw.at,
+    time: new Date(raw.at).toISOString(),
+    method: raw.method,
+    path: raw.path,
+    query: raw.query,
+    key: meta?.plan === undefined ? undefined : `${meta.plan} ${meta.keyHint ?? ''}`.trim(),
+    plan: meta?.plan,
+    operation: meta?.operation,
+    bodySize: raw.bodySize ?? (raw.body === undefined ? 0 : utf8Length(raw.body)),
+    body: raw.bodySize === undefined ? parseBody(raw.body) : raw.body,
+    bodyTruncated: raw.bodySize !== undefined,
+    status: raw.status,
+    rateLimit: Object.fromEntries(
+      Object.entries({
+        limit: numberOr(h['x-ratelimit-limit']),
+        remaining: numberOr(h['x-ratelimit-remaining']),
+        reset: numberOr(h['x-ratelimit-reset']),
+        retryAfter: numberOr(h['retry-after']),
+        retryAt: retryAt(raw.at, h['retry-after']),
+      }).filter(([, value]) => value !== undefined),
+    ),
+    code: raw.code,
+    scenario: raw.scenario,
+    fault: raw.fault,
+    arrival: raw.arrival,
+    delivered: raw.delivered,
+  }
+  raw.entry = entry
+  return entry
+}

@@ -1,0 +1,77 @@
+/**
+ * The Dockerfile's runtime stage, run on this machine (no container engine here, issue #13): its install
+ * command from the lock file, the build it copies, its environment, and its HEALTHCHECK command, taken
+ * from the Dockerfile itself so the test follows it. Loopback only: PETSTORE_HOST is 127.0.0.1 here.
+ */
+import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { promisify } from 'node:util'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { ensureBuilt, ROOT } from '../http/support.js'
+
+const run = promisify(execFile)
+let app = ''
+let dockerfile = ''
+let server: ChildProcess | undefined
+
+/** The JSON-array form of an instruction (`CMD ["node", "-e", "…"]`), parsed. */
+function execForm(instruction: string): string[] {
+  const line = dockerfile
+    .replace(/\\\n\s*/g, ' ')
+    .split('\n')
+    .find((text) => text.startsWith(`${instruction} `))
+  if (!line?.includes('[')) throw new Error(`The Dockerfile has no ${instruction} in JSON form.`)
+  return JSON.parse(line.slice(line.indexOf('['))) as string[]
+}
+
+beforeAll(async () => {
+  dockerfile = await readFile(join(ROOT, 'Dockerfile'), 'utf8')
+  await ensureBuilt()
+  app = await mkdtemp(join(tmpdir(), 'petstore-mock-docker-'))
+  for (const file of ['package.json', 'package-lock.json']) await cp(join(ROOT, file), join(app, file))
+  const install = /^RUN (npm ci --omit=dev[^&\n]*)/m.exec(dockerfile)?.[1]
+  if (!install) throw new Error('The runtime stage does not install with npm ci --omit=dev.')
+  const [command, ...args] = install.trim().split(/\s+/) as [string, ...string[]]
+  await run(command, args, { cwd: app, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 })
+  await cp(join(ROOT, 'dist'), join(app, 'dist'), { recursive: true })
+}, 240_000)
+
+afterAll(async () => {
+  server?.kill('SIGKILL')
+  await rm(app, { recursive: true, force: true })
+})
+
+it('builds on the current Node LTS and installs from the lock file in both stages', () => {
+  expect(dockerfile).toMatch(/^FROM node:24-slim AS build$/m)
+  expect(dockerfile).toMatch(/^FROM node:24-slim$/m)
+  expect(dockerfile.match(/^RUN npm ci /gm)).toHaveLength(2)
+  expect(dockerfile).not.toMatch(/npm install/)
+})
+
+it('starts from the installed runtime stage, and its HEALTHCHECK passes while health is ok', async () => {
+  const entry = execForm('ENTRYPOINT').map((part) => part.replace('/app', app))
+  const port = String(4300 + Math.floor(Math.random() * 500))
+  const env = { ...process.env, NODE_ENV: 'production', PETSTORE_HOST: '127.0.0.1', PETSTORE_PORT: port, PETSTORE_LOG: 'silent' }
+  server = spawn(entry[0] as string, [...entry.slice(1)], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  server.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  const deadline = Date.now() + 15_000
+  while (!out.includes('Ctrl-C to stop.') && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50))
+  expect(out).toContain(`listening on http://127.0.0.1:${port}/v1`)
+  const check = execForm('HEALTHCHECK')
+  const probe = await run(check[0] as string, check.slice(1), { env, timeout: 10_000 }).then(
+    () => 0,
+    (error: { code?: number }) => error.code ?? 1,
+  )
+  expect(probe).toBe(0)
+  server.kill('SIGKILL')
+  const down = await run(check[0] as string, check.slice(1), { env, timeout: 10_000 }).then(
+    () => 0,
+    (error: { code?: number }) => error.code ?? 1,
+  )
+  expect(down).toBe(1)
+}, 30_000)
