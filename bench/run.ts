@@ -4,6 +4,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
+import { benchAbuse } from './abuse.js'
 import { benchBuilds } from './builds.js'
 import { benchFlatCost } from './flat-cost.js'
 import { benchHttp, benchStartup } from './http.js'
@@ -25,6 +26,7 @@ const suites = {
   'in-process': benchInProcess,
   memory: benchMemory,
   soak: benchSoak,
+  abuse: benchAbuse,
   builds: benchBuilds,
 }
 const summary: [string, boolean][] = []

@@ -43,7 +43,7 @@ const page = (): Page => {
 async function fetchInPage(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init)
   const sent: HarnessRequest = { url: request.url, method: request.method, headers: Object.fromEntries(request.headers) }
-  if (request.body !== null) sent.body = await request.text()
+  if (request.body !== null) sent.body = [...new Uint8Array(await request.arrayBuffer())]
   const result: HarnessResult = await page().evaluate((message) => {
     if (!window.petStoreHarness) throw new Error('window.petStoreHarness is missing.')
     return window.petStoreHarness.send(message)

@@ -10,7 +10,8 @@ export interface HarnessRequest {
   url: string
   method: string
   headers: Record<string, string>
-  body?: string
+  /** The body's bytes (not text: bytes that are not UTF-8 must reach the page as they are). */
+  body?: number[]
 }
 
 /** What the page's `fetch` gave: a response, or the message of the rejection (a network error). */
@@ -51,7 +52,7 @@ window.petStoreHarness = {
   async send({ url, method, headers, body }) {
     const { pathname, search } = new URL(url)
     const init: RequestInit = { method, headers, cache: 'no-store' }
-    if (body !== undefined) init.body = body
+    if (body !== undefined) init.body = Uint8Array.from(body)
     try {
       const response = await fetch(new URL(pathname + search, window.location.origin), init)
       const text = await response.text()
