@@ -26,8 +26,8 @@ function banner(url: string, options: PetStoreServerOptions): string {
     options.adminToken !== undefined
       ? `${url}/__mock (needs Authorization: Bearer <admin token>)`
       : isLoopback(host)
-        ? `${url}/__mock (open: loopback only)`
-        : 'off (listening beyond loopback without --admin-token)'
+        ? `${url}/__mock (open to this machine only: other sites and foreign Host names get 403)`
+        : `off (listening beyond loopback without --admin-token); ${url}/__mock/health and /__mock/openapi.json stay public`
   return [
     `petstore-mock ${version()} listening on ${url}/v1`,
     '  API keys (Authorization: Bearer <key>):',

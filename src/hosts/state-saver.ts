@@ -6,6 +6,7 @@
  * then replays the log. Failures are loud: a bad file or folder stops the start; a failing write
  * marks the server degraded (`/__mock/health`) and is logged.
  */
+import { dirname } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { PetRecordSchema } from '../schemas.js'
 import { stringifySnapshot } from '../snapshot.js'
@@ -67,7 +68,13 @@ async function openState(
   try {
     target = await stateFileTarget(file)
   } catch (error) {
-    throw new StateFileError(`[petstore-mock] Cannot use --state-file ${file}: ${(error as Error).message}. Create its folder first.`)
+    const { code, message } = error as NodeJS.ErrnoException
+    const folder = dirname(file)
+    throw new StateFileError(
+      code === 'ENOENT'
+        ? `[petstore-mock] Cannot use --state-file ${file}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
+        : `[petstore-mock] Cannot use --state-file ${file}: ${message}.`,
+    )
   }
   try {
     const seq = await restore(target, options.sessions(), stores)
