@@ -20,17 +20,16 @@ export { DEFAULT_KEYS, type KeyConfig } from './keys.js'
 export { openApiDocument } from './openapi.js'
 export type { Scenario, ScenarioInput } from './scenarios/schema.js'
 export {
-  type ErrorBody,
   ErrorSchema,
-  type NewPet,
+  type NewPetRecord,
   NewPetSchema,
   PET_STATUSES,
-  type Pet,
+  type PetRecord,
   type PetRecordInput,
   PetSchema,
-  type PetStatus,
   PetStatusSchema,
 } from './schemas.js'
 export { parseSnapshot, stringifySnapshot, type WorldSnapshot } from './snapshot.js'
 export { DEPRECATED_AT, OPERATIONS, type Operation, type OperationId, PAGE_SIZE, PLAN_LIMITS, SUNSET } from './spec.js'
 export type { PetCollection } from './store/pet-data.js'
+export type { ErrorBody, NewPet, Pet, PetStatus, Pets } from './wire.js'

@@ -47,7 +47,7 @@ export const NewPetSchema = z
     status: PetStatusSchema.optional(),
   })
   .meta({ id: 'NewPet', description: 'Request body for creating an animal' })
-export type NewPet = z.infer<typeof NewPetSchema>
+export type NewPetRecord = z.infer<typeof NewPetSchema>
 
 /** An animal as returned: all fields of NewPet plus its `id`. */
 export const PetSchema = z
@@ -60,7 +60,7 @@ export const PetSchema = z
     status: PetStatusSchema.optional(),
   })
   .meta({ id: 'Pet', description: 'Animal as returned' })
-export type Pet = z.infer<typeof PetSchema>
+export type PetRecord = z.infer<typeof PetSchema>
 
 export const PetsSchema = z.array(PetSchema).meta({ id: 'Pets', description: 'A list of Pet' })
 
@@ -72,7 +72,6 @@ export const ErrorSchema = z
     status: z.number().int().meta({ description: 'The HTTP status code of the response' }),
   })
   .meta({ id: 'Error' })
-export type ErrorBody = z.infer<typeof ErrorSchema>
 
 const int64Input = z.union([z.bigint(), z.number().int()]).transform((value, ctx) => {
   const big = BigInt(value)

@@ -4,7 +4,7 @@
  * are written by hand so `bigint`s print as their exact digits.
  */
 import { parse } from 'lossless-json'
-import type { Pet } from '../schemas.js'
+import type { PetRecord } from '../schemas.js'
 
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; message: string }
 
@@ -74,7 +74,7 @@ export function parseJson(text: string): JsonParseResult {
 }
 
 /** The Pet's JSON text, fields in the spec's order, int64 values exact. */
-export function serializePet(pet: Pet): string {
+export function serializePet(pet: PetRecord): string {
   const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`
   return `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`
 }

@@ -2,7 +2,7 @@
  * Plain-data shapes the core works on. Hosts convert to and from them at the edges
  * (msw handlers and `petStore.fetch` from Fetch objects, the standalone server from `node:http`).
  */
-import type { NewPet, Pet, PetStatus } from '../schemas.js'
+import type { NewPetRecord, PetRecord, PetStatus } from '../schemas.js'
 import type { Limits, Plan } from '../spec.js'
 
 export type { Limits, Plan } from '../spec.js'
@@ -59,7 +59,7 @@ export type ApiResult = ApiResponse | Promise<ApiResponse>
 
 /** A stored pet with its JSON text, serialised once when it is written. */
 export interface PetEntry {
-  readonly pet: Pet
+  readonly pet: PetRecord
   readonly json: string
 }
 
@@ -73,7 +73,7 @@ export interface PetRepository {
    * `written` settles when a slower copy (the @msw/data collection) has it too. `undefined` when no
    * int64 id is left (the next id would be past the int64 maximum).
    */
-  add(pet: NewPet): { entry: PetEntry; written?: Promise<void> | undefined } | undefined
+  add(pet: NewPetRecord): { entry: PetEntry; written?: Promise<void> | undefined } | undefined
 }
 
 /** A known API key. */

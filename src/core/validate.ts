@@ -3,7 +3,7 @@
  * `petId` path parameter. Each returns a result; the caller turns failures into Error responses.
  * @see ../shared/spec/pet-store-service.md "Endpoints"
  */
-import { INT64_MAX, INT64_MIN, type NewPet, NewPetSchema, type PetStatus } from '../schemas.js'
+import { INT64_MAX, INT64_MIN, type NewPetRecord, NewPetSchema, type PetStatus } from '../schemas.js'
 import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
 import { parseJson } from './json.js'
 
@@ -65,7 +65,7 @@ export function validateListQuery(query: string, mode: QueryValidation): ListQue
 }
 
 export type NewPetResult =
-  | { ok: true; pet: NewPet }
+  | { ok: true; pet: NewPetRecord }
   | { ok: false; code: 'invalid_json' | 'invalid_body' | 'unsupported_media_type'; message: string }
 
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i

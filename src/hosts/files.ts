@@ -6,7 +6,7 @@ import { mkdir, readdir, readFile, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { parseJson, stringifyJson } from '../core/json.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
-import type { Pet } from '../schemas.js'
+import type { PetRecord } from '../schemas.js'
 import { generatePets } from '../store/seed.js'
 
 async function readJson(file: string, readable = false): Promise<unknown> {
@@ -71,7 +71,7 @@ export async function readFixturesDir(dir: string): Promise<{ keys?: KeyConfig[]
  * The same options write byte-identical files.
  */
 export async function writeFixtures(options: { seed: number; pets: number; categories?: number; out: string }): Promise<string[]> {
-  const pets: Pet[] = generatePets({ seed: options.seed, count: options.pets, categories: options.categories ?? 10 })
+  const pets: PetRecord[] = generatePets({ seed: options.seed, count: options.pets, categories: options.categories ?? 10 })
   await mkdir(options.out, { recursive: true })
   const petsFile = join(options.out, 'pets.json')
   const keysFile = join(options.out, 'keys.json')

@@ -4,11 +4,11 @@
  * user's writes; the API's own writes go to the indexes at once and to the collection after.
  */
 import { Collection } from '@msw/data'
-import type { NewPet, Pet } from '../schemas.js'
+import type { NewPetRecord, PetRecord } from '../schemas.js'
 import { PetRecordSchema, PetSchema } from '../schemas.js'
 import { createIndexedPets, type IndexedPets, type PetCollection, type PetData, repositoryOf } from './pet-data.js'
 
-function toPet(record: unknown): Pet | undefined {
+function toPet(record: unknown): PetRecord | undefined {
   const parsed = PetSchema.safeParse(record)
   return parsed.success ? parsed.data : undefined
 }
@@ -63,7 +63,7 @@ export function createCollectionData(): PetData & { readonly collection: PetColl
 
   followUserWrites(collection, pets, { ownWrites, clearing: () => clearing })
 
-  const write = (pet: Pet): Promise<void> => {
+  const write = (pet: PetRecord): Promise<void> => {
     ownWrites.add(pet.id)
     return collection.create(pet).then(
       () => {
@@ -98,7 +98,7 @@ export function createCollectionData(): PetData & { readonly collection: PetColl
 
   return {
     collection,
-    repository: repositoryOf(pets, (newPet: NewPet) => {
+    repository: repositoryOf(pets, (newPet: NewPetRecord) => {
       const entry = pets.add(newPet)
       if (!entry) return undefined
       const written = write(entry.pet)

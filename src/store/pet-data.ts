@@ -6,7 +6,7 @@
  */
 import type { Collection } from '@msw/data'
 import type { PetEntry, PetRepository } from '../core/types.js'
-import { INT64_MAX, type NewPet, type Pet, type PetRecordSchema } from '../schemas.js'
+import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema } from '../schemas.js'
 import { createPetIndex, type PetIndex } from './pet-index.js'
 
 /** A world's pets: what the core reads, and what the world does to them as a whole. */
@@ -15,9 +15,9 @@ export interface PetData {
   readonly collection: PetCollection | undefined
   readonly repository: PetRepository
   /** Replaces every pet with `pets` (ids kept); new ids come after the highest, or from `nextId` when larger. */
-  load(pets: readonly Pet[], nextId?: bigint): Promise<void>
+  load(pets: readonly PetRecord[], nextId?: bigint): Promise<void>
   /** Every pet in id order and the next id, as plain data. */
-  snapshot(): { pets: Pet[]; nextId: bigint }
+  snapshot(): { pets: PetRecord[]; nextId: bigint }
   /** Settles once every slower copy (the collection) holds every pet written so far. */
   settled(): Promise<void>
 }
@@ -26,7 +26,7 @@ export interface PetData {
 export type PetCollection = Collection<typeof PetRecordSchema>
 
 /** The stored form of a new pet under `id`: no `status` key when it has none. */
-function petWithId(id: bigint, newPet: NewPet): Pet {
+function petWithId(id: bigint, newPet: NewPetRecord): PetRecord {
   return newPet.status === undefined
     ? { id, name: newPet.name, categoryId: newPet.categoryId }
     : { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
@@ -35,12 +35,12 @@ function petWithId(id: bigint, newPet: NewPet): Pet {
 export interface IndexedPets {
   readonly index: PetIndex
   /** Stores a new pet under the next id; `undefined` when the next id would leave int64. */
-  add(newPet: NewPet): PetEntry | undefined
+  add(newPet: NewPetRecord): PetEntry | undefined
   /** Replaces every pet (see `PetData.load`). */
-  replaceAll(pets: readonly Pet[], nextId?: bigint): void
+  replaceAll(pets: readonly PetRecord[], nextId?: bigint): void
   /** Makes sure the next id comes after `id` (a pet written with its own id). */
   reserve(id: bigint): void
-  snapshot(): { pets: Pet[]; nextId: bigint }
+  snapshot(): { pets: PetRecord[]; nextId: bigint }
 }
 
 /** Indexes plus the next id: the part of a world's pets every storage shares. */
@@ -68,7 +68,7 @@ export function createIndexedPets(): IndexedPets {
 }
 
 /** A repository reading the indexes, adding through `add`. */
-export function repositoryOf(pets: IndexedPets, add: (newPet: NewPet) => ReturnType<PetRepository['add']>): PetRepository {
+export function repositoryOf(pets: IndexedPets, add: (newPet: NewPetRecord) => ReturnType<PetRepository['add']>): PetRepository {
   const { index } = pets
   return { get: (id) => index.get(id), list: (status, limit) => index.list(status, limit), add }
 }
@@ -76,7 +76,7 @@ export function repositoryOf(pets: IndexedPets, add: (newPet: NewPet) => ReturnT
 /** Index-only storage, and what a state log needs of it. */
 export interface IndexOnlyData extends PetData {
   /** Puts a pet back with its own id (replaying a state log); later ids come after it. */
-  put(pet: Pet): void
+  put(pet: PetRecord): void
 }
 
 /**

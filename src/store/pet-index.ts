@@ -4,7 +4,7 @@
  */
 import { serializePet } from '../core/json.js'
 import type { PetEntry } from '../core/types.js'
-import type { Pet, PetStatus } from '../schemas.js'
+import type { PetRecord, PetStatus } from '../schemas.js'
 
 const NO_STATUS = 'none'
 type StatusKey = PetStatus | typeof NO_STATUS
@@ -14,7 +14,7 @@ export interface PetIndex {
   get(id: bigint): PetEntry | undefined
   list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
   /** Adds or replaces the pet with this id. */
-  put(pet: Pet): PetEntry
+  put(pet: PetRecord): PetEntry
   remove(id: bigint): void
   clear(): void
   /** The highest id stored, or 0n. */

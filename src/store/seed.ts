@@ -5,7 +5,7 @@
 import type { Faker } from '@faker-js/faker'
 // The English-only entry loads one locale, not all of them (about 4x faster to import).
 import { faker as english } from '@faker-js/faker/locale/en'
-import type { Pet, PetStatus } from '../schemas.js'
+import type { PetRecord, PetStatus } from '../schemas.js'
 
 export interface SeedOptions {
   readonly seed: number
@@ -29,12 +29,12 @@ const STATUS_WEIGHTS: ReadonlyArray<{ weight: number; value: PetStatus | undefin
  * generatePets({ seed: 1, count: 3, categories: 5 })
  * // [{ id: 1n, name: '…', categoryId: 3n, status: 'available' }, …]
  */
-export function generatePets({ seed, count, categories }: SeedOptions): Pet[] {
+export function generatePets({ seed, count, categories }: SeedOptions): PetRecord[] {
   // A Faker of our own, never the module's shared instance, so seeding touches nobody else's faker.
   const FakerClass = english.constructor as typeof Faker
   const faker = new FakerClass({ locale: english.rawDefinitions })
   faker.seed(seed)
-  const pets: Pet[] = []
+  const pets: PetRecord[] = []
   for (let i = 1; i <= count; i++) {
     const name = faker.animal.petName()
     const categoryId = BigInt(faker.number.int({ min: 1, max: Math.max(1, categories) }))

@@ -13,7 +13,7 @@ import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { createFetch } from '../handlers/fetch.js'
 import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
-import type { Pet } from '../schemas.js'
+import type { PetRecord } from '../schemas.js'
 import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
@@ -139,7 +139,7 @@ export function createWorld(
       rateLimiter.reset()
       for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
       clock.restore(snapshot.clock)
-      await data.load(snapshot.pets as Pet[], snapshot.nextId)
+      await data.load(snapshot.pets as PetRecord[], snapshot.nextId)
     },
     reset: () => scenarios.start(scenarios.current),
   }

@@ -11,7 +11,7 @@ import type { RateLimiter } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
 import { resolveKeys } from '../keys.js'
 import type { Scenario } from '../scenarios/schema.js'
-import type { Pet } from '../schemas.js'
+import type { PetRecord } from '../schemas.js'
 import { DAY_MS, MINUTE_MS } from '../spec.js'
 import type { PetData } from '../store/pet-data.js'
 import { misuse, type ResolvedOptions } from './options.js'
@@ -67,7 +67,7 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   let api = core
   let current = options.scenario
   /** The starting pets of the last scenario started: a reset reuses them. */
-  let cached: { scenario: Scenario; pets: Pet[] } | undefined
+  let cached: { scenario: Scenario; pets: PetRecord[] } | undefined
 
   /** Checks a scenario's keys and returns what puts it in place. */
   const prepare = (next: Scenario) => {

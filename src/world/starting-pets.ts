@@ -2,11 +2,11 @@
  * The pets a world starts with: the scenario's data, else the options', else generated from the seed.
  */
 import type { Scenario } from '../scenarios/schema.js'
-import { type Pet, PetRecordSchema } from '../schemas.js'
+import { type PetRecord, PetRecordSchema } from '../schemas.js'
 import { generatePets } from '../store/seed.js'
 import { misuse, type ResolvedOptions, wholeNumber } from './options.js'
 
-function checkPets(pets: readonly unknown[], where: string): Pet[] {
+function checkPets(pets: readonly unknown[], where: string): PetRecord[] {
   return pets.map((input, index) => {
     const parsed = PetRecordSchema.safeParse(input)
     if (!parsed.success)
@@ -29,7 +29,7 @@ function withExactIds(pet: unknown): unknown {
  * @example
  * startingPets(resolveOptions({ seed: 3 }), catalogue.get('sold-out')) // 50 pets, every one sold
  */
-export function startingPets(options: ResolvedOptions, scenario: Scenario): Pet[] {
+export function startingPets(options: ResolvedOptions, scenario: Scenario): PetRecord[] {
   const data = scenario.data
   const pets = data?.pets ?? options.pets
   if (typeof pets !== 'number') {

@@ -1,0 +1,55 @@
+/**
+ * The retry-audit matchers, shared by `petstore-mock/vitest` and `petstore-mock/jest`: plain functions of the
+ * form both runners' `expect.extend` take.
+ */
+import type { AuditReport } from './core/audit.js'
+
+interface Auditable {
+  audit(): AuditReport
+}
+
+function isAuditable(value: unknown): value is Auditable {
+  return typeof value === 'object' && value !== null && typeof (value as Auditable).audit === 'function'
+}
+
+/**
+ * @example
+ * expect.extend(petStoreMatchers)
+ * expect(petStore).toHaveNoRetryViolations()
+ */
+export const petStoreMatchers = {
+  /** Passes when no key sent a request before its Retry-After had passed and no key was banned. */
+  toHaveNoRetryViolations(received: unknown) {
+    if (!isAuditable(received)) {
+      return { pass: false, message: () => '[petstore-mock] toHaveNoRetryViolations() expects a PetStore (from createPetStore).' }
+    }
+    const report = received.audit()
+    return {
+      pass: report.ok,
+      message: () =>
+        report.ok
+          ? 'expected a retry violation or a ban, but every key honoured Retry-After'
+          : `expected no retry violations, but:\n${report.problems.map((line) => `  - ${line}`).join('\n')}`,
+    }
+  },
+  /** Passes when, after every 429, the gaps between a key's retries grew (exponential backoff). */
+  toHaveBackedOff(received: unknown) {
+    if (!isAuditable(received)) return { pass: false, message: () => '[petstore-mock] toHaveBackedOff() expects a PetStore.' }
+    const flat = received.audit().keys.filter((key) => !key.backoffGrew)
+    return {
+      pass: flat.length === 0,
+      message: () =>
+        flat.length === 0
+          ? 'expected a key whose retry gaps did not grow'
+          : `expected retry gaps to grow, but ${flat.map((key) => `${key.key}: ${JSON.stringify(key.retryGapsMs)}`).join('; ')}`,
+    }
+  },
+}
+
+/** The matchers' types, as `expect(petStore).toHaveNoRetryViolations()` is written. */
+export interface PetStoreMatchers<R = void> {
+  /** No key sent a request before its Retry-After had passed, and no key was banned. */
+  toHaveNoRetryViolations(): R
+  /** After every 429, the gaps between a key's retries grew (exponential backoff). */
+  toHaveBackedOff(): R
+}
