@@ -39,6 +39,8 @@ export interface PetStoreWorker {
 }
 
 const SAVE_DELAY_MS = 200
+/** Worlds up to this many pets are saved after every answer (a few hundred µs); larger ones on a timer and on pagehide. */
+const SAVE_AT_ONCE_MAX_PETS = 5_000
 
 /**
  * The app's own requests (assets, other APIs) pass through silently. msw 2 reads `onUnhandledRequest`,
@@ -67,21 +69,37 @@ export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): 
     }
   }
   let timer: ReturnType<typeof setTimeout> | undefined
+  /** Writes the world now. The snapshot is read from the indexes, complete even while the collection catches up. */
+  const flush = (snapshot = petStore.snapshot()) => {
+    clearTimeout(timer)
+    timer = undefined
+    if (!storage) return
+    try {
+      storage.setItem(storageKey, stringifySnapshot(snapshot))
+    } catch (error) {
+      // Storage full or blocked: the mock keeps working, only the reload loses the state.
+      console.warn('[petstore-mock] Could not save the state to localStorage:', error)
+    }
+  }
+  /**
+   * After each answer: a small world is written at once, before the page can see the answer (msw reports it
+   * before the worker hands it over), so an answer the page saw survives an immediate reload (issue #14);
+   * a large one a moment later, and always when the page goes away.
+   */
   const save = () => {
-    if (!storage || timer) return
-    timer = setTimeout(async () => {
-      timer = undefined
-      try {
-        await petStore.ready()
-        storage.setItem(storageKey, stringifySnapshot(petStore.snapshot()))
-      } catch (error) {
-        // Storage full or blocked: the mock keeps working, only the reload loses the state.
-        console.warn('[petstore-mock] Could not save the state to localStorage:', error)
-      }
-    }, SAVE_DELAY_MS)
+    if (!storage) return
+    const snapshot = petStore.snapshot()
+    if (snapshot.pets.length <= SAVE_AT_ONCE_MAX_PETS) return flush(snapshot)
+    timer ??= setTimeout(flush, SAVE_DELAY_MS)
   }
   const worker = setupWorker(...petStore.handlers)
-  if (storage) worker.events.on('response:mocked', save)
+  if (storage) {
+    worker.events.on('response:mocked', save)
+    globalThis.addEventListener?.('pagehide', () => flush())
+    globalThis.document?.addEventListener('visibilitychange', () => {
+      if (globalThis.document.visibilityState === 'hidden') flush()
+    })
+  }
   await worker.start({ ...START_DEFAULTS, ...start })
 
   const handle: PetStoreWorker = {

@@ -133,6 +133,32 @@ it('keeps a created pet across a reload with ?persist=1', async () => {
   expect(await listed(page)).toHaveLength(51)
 })
 
+// Issue #14: saves waited 200 ms after each answer and nothing saved when the page went away, so a pet created
+// just before a reload was 404 after it, and the rate-limit counter went back.
+it('keeps a pet and the rate-limit count the page saw acknowledged across an immediate reload with ?persist=1', async () => {
+  const page = await openExample('?persist=1')
+  // A fresh minute on a frozen clock, so the count cannot roll over during the test.
+  await page.evaluate(() => {
+    const { petStore } = window as unknown as { petStore: { clock: { set(moment: number): void } } }
+    const now = Date.now()
+    petStore.clock.set(now - (now % 60_000) + 10 * 60_000 + 30_000)
+  })
+  const seen = await page.evaluate(async () => {
+    const headers = { Authorization: 'Bearer test-free', 'Content-Type': 'application/json' }
+    const response = await fetch('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name: 'Quick', categoryId: 2 }) })
+    const remaining = response.headers.get('x-ratelimit-remaining')
+    // The reload starts in the same task as the answer: no timer can run before the page goes away.
+    window.location.reload()
+    return { status: response.status, remaining }
+  })
+  expect(seen).toEqual({ status: 201, remaining: '59' })
+  await waitUntilReady(page)
+
+  expect((await listed(page)).at(-1)).toBe('#51 Quick')
+  // The listing after the reload is the key's second request of that minute.
+  expect(await text(page, 'ratelimit-remaining')).toBe('58')
+})
+
 it('starts from the seed again after a reload without persist', async () => {
   const page = await openExample()
   await createPet(page, 'Biscuit', 3)
