@@ -195,7 +195,7 @@ describe('state file of the CLI', () => {
     const result = await runCli(['--port', '0', '--state-file', join(dir, 'no-such-folder', 'state.json')])
     expect(result.code).toBe(2)
     expect(result.stderr).toContain('no-such-folder')
-    expect(result.stderr).toMatch(/Create its folder/)
+    expect(result.stderr).toMatch(/does not exist\. Create it first \(mkdir -p /)
   })
 
   it('refuses to start with exit code 2 when the folder of the state file is a file', async () => {
