@@ -1,7 +1,9 @@
 /**
  * The OpenAPI 3.1 document of the Pet Store spec, built from the same zod schemas the mock
- * validates with. Statuses the spec lists are described one by one; the statuses the mock adds
- * where the spec is silent (405, 408, 410, 413, 501, 507, …) are covered by `default`, an Error.
+ * validates with. Each operation lists every status it answers, the spec's and the ones the mock
+ * adds where the spec is silent (408, 410, 413, 415, 501, 507, and the 5xx of chaos faults), each
+ * with the Error body, so a generated client knows them all (issue #14). `default` describes only
+ * answers that are no operation's: another path or method (404, 405), the mock's control headers.
  */
 import { z } from 'zod'
 import { ErrorSchema, NewPetSchema, PetSchema, PetStatusSchema, PetsSchema } from './schemas.js'
@@ -50,69 +52,135 @@ const DEPRECATION_HEADERS = {
   Sunset: ref('headers', 'Sunset'),
   Link: ref('headers', 'Link'),
 }
+const json = (schema: string) => ({ 'application/json': { schema: ref('schemas', schema) } })
 
-function error(description: string, headers: Json = {}): Json {
-  return { description, headers: { ...RATE_HEADERS, ...headers }, content: { 'application/json': { schema: ref('schemas', 'Error') } } }
+/** A success response, with the caller's `X-RateLimit-*` headers. */
+function success(description: string, schema: string, headers: Json = {}): Json {
+  return { description, headers: { ...RATE_HEADERS, ...headers }, content: json(schema) }
 }
 
-function responses(map: Record<string, Json>, extraHeaders: Json = {}): Json {
-  const all: Record<string, Json> = {
-    ...map,
-    '401': error('Missing or invalid API key', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
-    '429': error('Rate limit exceeded, or the API key is temporarily banned', { 'Retry-After': ref('headers', 'Retry-After') }),
-    default: error('Any other error the mock answers (405, 408, 410, 413, 501, 507, …); see docs/errors.md'),
+/** An Error response the core answers after the key check: with the caller's `X-RateLimit-*` headers. */
+function error(description: string, headers: Json = {}): Json {
+  return { description, headers: { ...RATE_HEADERS, ...headers }, content: json('Error') }
+}
+
+/** An Error response from in front of the core (the server, a chaos fault): no `X-RateLimit-*` or deprecation headers. */
+function outside(description: string, headers: Json = {}): Json {
+  return { description, headers, content: json('Error') }
+}
+
+/** Only a scenario's chaos fault answers these (docs/spec-decisions.md, row 39): never the default scenario. */
+function chaos(code: string): Json {
+  return outside(`${code}: only from a scenario's chaos fault (never in the default scenario; not a response the spec documents).`, {
+    'Retry-After': {
+      description: 'Seconds to wait, when the fault sets retryAfter (the flaky and outage scenarios do)',
+      schema: { type: 'integer', minimum: 1 },
+    },
+  })
+}
+
+/**
+ * Every status an operation answers: its own, then the ones every operation shares, in the order
+ * of checks (docs/spec-decisions.md, row 21): key (401), rate limit (429), body size (413), and the
+ * answers from in front of the core (408, the chaos 5xx). `default` holds only answers that are no
+ * operation's: another path or method, and the mock's own control headers.
+ */
+function responses(own: Record<string, Json>, deprecated = false): Json {
+  const core: Record<string, Json> = {
+    ...own,
+    '401': error('unauthorized: missing, malformed or unknown API key', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
+    '413': error('payload_too_large: a request body over the size limit (1 MiB by default, option maxBodyBytes), whatever the operation'),
+    '429': error('rate_limited (a minute or day window used up), or key_temporarily_banned (retried before Retry-After too often)', {
+      'Retry-After': ref('headers', 'Retry-After'),
+    }),
   }
-  for (const response of Object.values(all)) response.headers = { ...(response.headers as Json), ...extraHeaders }
+  // The deprecated operation's headers are on every answer of the core (docs/spec-decisions.md, row 15).
+  if (deprecated) for (const response of Object.values(core)) response.headers = { ...(response.headers as Json), ...DEPRECATION_HEADERS }
+  const all: Record<string, Json> = {
+    ...core,
+    '408': outside(
+      'request_timeout: standalone server only: the request did not arrive whole in time (30 s by default); the connection is then closed',
+    ),
+    '500': outside(
+      "internal_error: only from a scenario's chaos fault, or when the mock itself fails (a bug, or one of your own handlers that threw)",
+    ),
+    '502': chaos('bad_gateway'),
+    '503': chaos('service_unavailable'),
+    '504': chaos('gateway_timeout'),
+    default: outside(
+      'No answer of this operation, described so that every answer of the mock is: a path under /v1 that no operation has (404 route_not_found), ' +
+        "another method on this path (405 method_not_allowed, with Allow and the caller's X-RateLimit-* headers; on /pets/{petId} with the deprecation headers too), " +
+        "and the mock's own controls (400 unknown_scenario for X-Mock-Scenario, 400 invalid_session for X-Mock-Session, 400 bad_request for an HTTP request the server cannot parse). See docs/errors.md.",
+      { ...RATE_HEADERS, Allow: { description: 'The methods of this path (405 only)', schema: { type: 'string' } } },
+    ),
+  }
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)))
+}
+
+function listPetsDocs(): Json {
+  return {
+    summary: 'List animals, optionally filtered by status and limited in page size',
+    parameters: [
+      {
+        name: 'limit',
+        in: 'query',
+        required: false,
+        schema: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default },
+      },
+      { name: 'status', in: 'query', required: false, schema: ref('schemas', 'PetStatus') },
+    ],
+    responses: responses({
+      '200': success('Success', 'Pets'),
+      '400': error(
+        `invalid_query_parameter: a limit outside ${PAGE_SIZE.min}..${PAGE_SIZE.max} or not an integer, an unknown status, or either repeated (not with queryValidation: 'lenient')`,
+      ),
+    }),
+  }
+}
+
+function createPetDocs(): Json {
+  return {
+    summary: 'Add an animal',
+    requestBody: { required: true, content: json('NewPet') },
+    responses: responses({
+      '201': success('Animal added; id is assigned by the service', 'Pet', { Location: ref('headers', 'Location') }),
+      '400': error(
+        'Body missing required fields or containing invalid values: invalid_body (every problem listed; also no body, or not UTF-8), invalid_json, ' +
+          'or unsupported_media_type (not application/json, a charset other than UTF-8, or a Content-Encoding)',
+      ),
+      '415': error('unsupported_media_type, only with the option mediaTypeErrorStatus: 415 (--media-type-status 415); 400 by default'),
+      '507': error('id_space_exhausted: no int64 id is left (only after importing a state whose nextId is the int64 maximum)'),
+    }),
+  }
+}
+
+function getPetDocs(): Json {
+  const sunset = new Date(SUNSET).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
+  return {
+    summary: 'Fetch one animal by its identifier',
+    description: `Deprecated: to be removed on ${sunset}. Use GET /pets with the status filter.`,
+    parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+    responses: responses(
+      {
+        '200': success('Animal found', 'Pet'),
+        '404': error('pet_not_found: no pet has this id, or it is not an int64'),
+        '410': error(`gone: the operation was removed on ${sunset} (on the store's clock); use GET /pets with the status filter`),
+      },
+      true,
+    ),
+  }
 }
 
 /** What the document says of each operation, beyond its id, method and path (from `OPERATIONS`). */
 function operationDocs(): Record<OperationId, Json> {
-  const sunset = new Date(SUNSET).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
   return {
-    listPets: {
-      summary: 'List animals, optionally filtered by status and limited in page size',
-      parameters: [
-        {
-          name: 'limit',
-          in: 'query',
-          required: false,
-          schema: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default },
-        },
-        { name: 'status', in: 'query', required: false, schema: ref('schemas', 'PetStatus') },
-      ],
-      responses: responses({
-        '200': { description: 'Success', headers: RATE_HEADERS, content: { 'application/json': { schema: ref('schemas', 'Pets') } } },
-      }),
-    },
-    createPet: {
-      summary: 'Add an animal',
-      requestBody: { required: true, content: { 'application/json': { schema: ref('schemas', 'NewPet') } } },
-      responses: responses({
-        '201': {
-          description: 'Animal added; id is assigned by the service',
-          headers: { ...RATE_HEADERS, Location: ref('headers', 'Location') },
-          content: { 'application/json': { schema: ref('schemas', 'Pet') } },
-        },
-        '400': error('Body missing required fields or containing invalid values'),
-      }),
-    },
-    getPet: {
-      summary: 'Fetch one animal by its identifier',
-      description: `Deprecated: to be removed on ${sunset}. Use GET /pets with the status filter.`,
-      parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
-      responses: responses(
-        {
-          '200': { description: 'Animal found', headers: RATE_HEADERS, content: { 'application/json': { schema: ref('schemas', 'Pet') } } },
-          '404': error('The requested resource could not be found'),
-        },
-        DEPRECATION_HEADERS,
-      ),
-    },
+    listPets: listPetsDocs(),
+    createPet: createPetDocs(),
+    getPet: getPetDocs(),
     listOrders: {
       summary: 'List orders (store group)',
       description: 'The spec lists this operation but does not show its details; petstore-mock answers 501 not_implemented.',
-      responses: responses({}),
+      responses: responses({ '501': error('not_implemented: the spec lists this operation but does not define it') }),
     },
   }
 }
@@ -137,7 +205,11 @@ function headerComponents(): Json {
     'X-RateLimit-Limit': { description: 'The limit currently applying (integer)', ...integer },
     'X-RateLimit-Remaining': { description: 'Requests remaining in the current window (integer)', ...integer },
     'X-RateLimit-Reset': { description: 'Unix timestamp at which the limit resets', ...integer },
-    'Retry-After': { description: 'Seconds to wait before retrying', required: true, schema: { type: 'integer', minimum: 1 } },
+    'Retry-After': {
+      description: 'Seconds to wait before retrying (an HTTP-date with the option rateLimit.retryAfterFormat: http-date)',
+      required: true,
+      schema: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', description: 'An HTTP-date (RFC 9110)' }] },
+    },
     'WWW-Authenticate': { description: 'Always "Bearer"', required: true, schema: { type: 'string', const: 'Bearer' } },
     Location: { description: 'Path of the new animal', required: true, schema: { type: 'string' } },
     Deprecation: { description: 'RFC 9745: when the operation was deprecated', required: true, schema: { type: 'string' } },

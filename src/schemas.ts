@@ -69,7 +69,7 @@ export const ErrorSchema = z
   .object({
     code: z.string().meta({ description: 'Machine-readable error code' }),
     message: z.string().meta({ description: 'Human-readable description' }),
-    status: z.number().int().meta({ description: 'The HTTP status code of the response' }),
+    status: z.number().int().min(100).max(599).meta({ description: 'The HTTP status code of the response' }),
   })
   .meta({ id: 'Error' })
 
