@@ -4,14 +4,10 @@
  */
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
-import { pathToFileURL } from 'node:url'
 import { parseArgs } from 'node:util'
 import { plainMessage } from './core/errors.js'
-import { readFixturesDir, readScenarioDir } from './hosts/files.js'
+import { loadConfig, readNamedFiles } from './hosts/config-file.js'
 import type { LogFormat, PetStoreServerOptions } from './hosts/http-server.js'
-import { loadUserHandlers } from './hosts/user-handlers.js'
-import { createScenarioCatalogue } from './scenarios/catalogue.js'
-import type { PetRecordInput } from './schemas.js'
 
 interface OptionSpec {
   readonly name: string
@@ -22,6 +18,12 @@ interface OptionSpec {
 }
 
 const OPTIONS: readonly OptionSpec[] = [
+  {
+    name: 'config',
+    env: 'PETSTORE_CONFIG',
+    value: 'FILE',
+    help: 'A JSON file of options (every option below and more; schema: petstore-mock/config.schema.json); flags and env win',
+  },
   { name: 'port', env: 'PETSTORE_PORT', value: 'N', help: 'Port to listen on; 0 picks a free one (default 4010)' },
   { name: 'host', env: 'PETSTORE_HOST', value: 'ADDR', help: 'Address to listen on (default 127.0.0.1)' },
   { name: 'seed', env: 'PETSTORE_SEED', value: 'N', help: 'Seed of the generated pets: the same seed gives the same data (default 1)' },
@@ -68,6 +70,12 @@ const OPTIONS: readonly OptionSpec[] = [
     value: '400|415',
     help: "Status of a POST body that is not application/json: 400 (default, the spec's) or 415",
   },
+  {
+    name: 'proxy',
+    env: 'PETSTORE_PROXY',
+    value: 'URL',
+    help: 'Forward what the mock does not define (the store group, other paths) to a real base address, e.g. https://staging.example/v1',
+  },
   { name: 'latency', env: 'PETSTORE_LATENCY', value: 'MS|MIN-MAX', help: 'Extra latency per API response, e.g. 200 or 100-500 (seeded)' },
   { name: 'cors-origin', env: 'PETSTORE_CORS_ORIGIN', value: 'ORIGINS', help: 'Allowed CORS origins, comma-separated (default any)' },
   { name: 'admin-token', env: 'PETSTORE_ADMIN_TOKEN', value: 'TOKEN', help: 'Bearer token for /__mock; required to use it off loopback' },
@@ -110,32 +118,34 @@ export function helpText(): string {
   ].join('\n')
 }
 
-function integer(name: string, text: string, min: number, max: number): number {
+/** An option's value from the flags or the environment, and where it came from (`--port` or `PETSTORE_PORT`), for messages. */
+type Lookup = (name: string) => string | undefined
+type Label = (name: string) => string
+
+function integer(label: string, text: string, min: number, max: number): number {
   if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-    throw new UsageError(`--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`)
+    throw new UsageError(`${label} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`)
   return Number(text)
 }
 
-type Lookup = (name: string) => string | undefined
-
 /** The options given as plain values. */
-function valueOptions(get: Lookup): PetStoreServerOptions {
+function valueOptions(get: Lookup, label: Label): PetStoreServerOptions {
   const options: PetStoreServerOptions = {}
   const port = get('port')
-  if (port !== undefined) options.port = integer('port', port, 0, 65535)
+  if (port !== undefined) options.port = integer(label('port'), port, 0, 65535)
   const host = get('host')
   if (host !== undefined) options.host = host
   const seed = get('seed')
-  if (seed !== undefined) options.seed = integer('seed', seed, 0, 2 ** 31 - 1)
+  if (seed !== undefined) options.seed = integer(label('seed'), seed, 0, 2 ** 31 - 1)
   const pets = get('pets')
-  if (pets !== undefined) options.pets = integer('pets', pets, 0, 1_000_000)
+  if (pets !== undefined) options.pets = integer(label('pets'), pets, 0, 1_000_000)
   const stateFile = get('state-file')
   if (stateFile !== undefined) options.stateFile = resolve(stateFile)
   const latency = get('latency')
   if (latency !== undefined) {
     const match = /^(\d+)(?:-(\d+))?$/.exec(latency)
     if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1]))) {
-      throw new UsageError(`--latency must be milliseconds (200) or a range (100-500), got ${JSON.stringify(latency)}.`)
+      throw new UsageError(`${label('latency')} must be milliseconds (200) or a range (100-500), got ${JSON.stringify(latency)}.`)
     }
     options.latency = match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) }
   }
@@ -147,69 +157,54 @@ function valueOptions(get: Lookup): PetStoreServerOptions {
       .filter(Boolean)
     for (const origin of origins) {
       if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin))
-        throw new UsageError(`--cors-origin takes origins like http://localhost:5173 (no path), got ${JSON.stringify(origin)}.`)
+        throw new UsageError(`${label('cors-origin')} takes origins like http://localhost:5173 (no path), got ${JSON.stringify(origin)}.`)
     }
     options.corsOrigin = origins.includes('*') ? '*' : origins
+  }
+  const proxy = get('proxy')
+  if (proxy !== undefined) {
+    if (!/^https?:\/\/[^/]/.test(proxy))
+      throw new UsageError(
+        `${label('proxy')} must be an http(s) base address such as https://staging.example/v1, got ${JSON.stringify(proxy)}.`,
+      )
+    options.proxy = proxy
   }
   const adminToken = get('admin-token')
   if (adminToken !== undefined) options.adminToken = adminToken
   const log = get('log')
   if (log !== undefined) {
     if (!['pretty', 'json', 'silent'].includes(log))
-      throw new UsageError(`--log must be pretty, json or silent, got ${JSON.stringify(log)}.`)
+      throw new UsageError(`${label('log')} must be pretty, json or silent, got ${JSON.stringify(log)}.`)
     options.log = log as LogFormat
   }
   const fsync = get('fsync')
   if (fsync !== undefined) {
     if (!/^(1|0|true|false)$/i.test(fsync))
-      throw new UsageError(`PETSTORE_FSYNC must be 1, 0, true or false, got ${JSON.stringify(fsync)}.`)
+      throw new UsageError(`${label('fsync')} must be 1, 0, true or false, got ${JSON.stringify(fsync)}.`)
     options.fsync = /^(1|true)$/i.test(fsync)
   }
   const journalMaxBytes = get('journal-max-bytes')
-  if (journalMaxBytes !== undefined) options.journalMaxBytes = integer('journal-max-bytes', journalMaxBytes, 0, Number.MAX_SAFE_INTEGER)
+  if (journalMaxBytes !== undefined)
+    options.journalMaxBytes = integer(label('journal-max-bytes'), journalMaxBytes, 0, Number.MAX_SAFE_INTEGER)
   const mediaTypeStatus = get('media-type-status')
   if (mediaTypeStatus !== undefined) {
     if (mediaTypeStatus !== '400' && mediaTypeStatus !== '415')
-      throw new UsageError(`--media-type-status must be 400 or 415, got ${JSON.stringify(mediaTypeStatus)}.`)
+      throw new UsageError(`${label('media-type-status')} must be 400 or 415, got ${JSON.stringify(mediaTypeStatus)}.`)
     options.mediaTypeErrorStatus = Number(mediaTypeStatus) as 400 | 415
   }
   const maxSessions = get('max-sessions')
-  if (maxSessions !== undefined) options.maxSessions = integer('max-sessions', maxSessions, 1, 1_000_000)
+  if (maxSessions !== undefined) options.maxSessions = integer(label('max-sessions'), maxSessions, 1, 1_000_000)
   return options
 }
 
-/** The options that name files and folders: read and checked now, so a bad one stops the start. */
-async function fileOptions(get: Lookup, options: PetStoreServerOptions): Promise<void> {
-  const scenariosDir = get('scenarios')
-  const fixturesDir = get('fixtures')
-  const scenario = get('scenario')
-  try {
-    if (scenariosDir !== undefined) options.scenarios = await readScenarioDir(resolve(scenariosDir))
-    if (fixturesDir !== undefined) {
-      const fixtures = await readFixturesDir(resolve(fixturesDir))
-      if (fixtures.keys) options.keys = fixtures.keys
-      if (fixtures.pets) options.pets = fixtures.pets as PetRecordInput[]
-    }
-    if (scenario !== undefined) options.scenario = scenario
-    // Check every scenario now: a bad file or name stops the start, never a silent default.
-    const catalogue = createScenarioCatalogue(options.scenarios as never[] | undefined)
-    for (const name of catalogue.names()) catalogue.get(name)
-    if (scenario !== undefined) catalogue.get(scenario)
-  } catch (error) {
-    throw new UsageError(plainMessage(error))
-  }
-  const handlers = get('handlers')
-  if (handlers !== undefined) {
-    try {
-      options.userHandlers = await loadUserHandlers(handlers, (file) => import(pathToFileURL(resolve(file)).href))
-    } catch (error) {
-      throw new UsageError(plainMessage(error))
-    }
-  }
+/** Reads flags and environment into server options; throws UsageError on anything wrong. */
+/** The server's options, and the config file they were read from (for the banner). */
+export interface ParsedCli {
+  options: PetStoreServerOptions
+  config?: string
 }
 
-/** Reads flags and environment into server options; throws UsageError on anything wrong. */
-export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<PetStoreServerOptions | 'help' | 'version'> {
+export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ParsedCli | 'help' | 'version'> {
   let values: Record<string, string | boolean | undefined>
   try {
     ;({ values } = parseArgs({
@@ -227,15 +222,38 @@ export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv):
   }
   if (values.help) return 'help'
   if (values.version) return 'version'
+  const spec = (name: string) => OPTIONS.find((o) => o.name === name) as OptionSpec
   const get = (name: string): string | undefined => {
     const flag = values[name]
     if (typeof flag === 'string') return flag
     if (flag === true) return 'true'
-    const spec = OPTIONS.find((o) => o.name === name) as OptionSpec
-    const fromEnv = env[spec.env]
+    const fromEnv = env[spec(name).env]
     return fromEnv === undefined || fromEnv === '' ? undefined : fromEnv
   }
-  const options = valueOptions(get)
-  await fileOptions(get, options)
-  return options
+  const label = (name: string) => (values[name] === undefined ? spec(name).env : `--${name}`)
+  return withFiles(get, label)
+}
+
+/** The config file (if any), then the flags and environment over it; then the files they all name, read and checked. */
+async function withFiles(get: Lookup, label: Label): Promise<ParsedCli> {
+  const config = get('config')
+  let file: PetStoreServerOptions = {}
+  if (config !== undefined) {
+    try {
+      file = await loadConfig(config)
+    } catch (error) {
+      throw new UsageError(`${label('config')}: ${plainMessage(error)}`)
+    }
+  }
+  const options: PetStoreServerOptions = { ...file, ...valueOptions(get, label) }
+  const scenario = get('scenario')
+  if (scenario !== undefined) options.scenario = scenario
+  const names = { scenarios: get('scenarios'), fixtures: get('fixtures'), handlers: get('handlers') }
+  try {
+    await readNamedFiles(names, process.cwd(), options)
+  } catch (error) {
+    // The readers' messages name the folder or module and the fix.
+    throw new UsageError(plainMessage(error))
+  }
+  return config === undefined ? { options } : { options, config: resolve(config) }
 }

@@ -6,21 +6,20 @@ import { helpText, parseCli, UsageError, version } from './cli-options.js'
  */
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from './hosts/http-server.js'
 import { StateFileError } from './hosts/state-file.js'
-import { DEFAULT_KEYS } from './keys.js'
+import { DEFAULT_KEYS, type KeyConfig } from './keys.js'
 import { PLAN_LIMITS } from './spec.js'
 
-/** The default keys as the banner shows them: key, plan, per minute, per day. */
-const KEY_TABLE = DEFAULT_KEYS.map(({ key, plan, limits }) => {
+/** The keys as the banner shows them: key, plan, per minute, per day. */
+function keyTable(keys: readonly KeyConfig[]): string[] {
   const count = (n: number) => n.toLocaleString('en-US')
-  return [
-    key,
-    `${plan[0]?.toUpperCase()}${plan.slice(1)}`,
-    `${count(limits?.perMinute ?? PLAN_LIMITS[plan].perMinute)}/min`,
-    `${count(limits?.perDay ?? PLAN_LIMITS[plan].perDay)}/day`,
-  ]
-})
+  return keys.map(({ key, plan, limits }) => {
+    const minute = `${count(limits?.perMinute ?? PLAN_LIMITS[plan].perMinute)}/min`
+    const day = `${count(limits?.perDay ?? PLAN_LIMITS[plan].perDay)}/day`
+    return `    ${key.padEnd(16)} ${`${plan[0]?.toUpperCase()}${plan.slice(1)}`.padEnd(11)} ${minute.padEnd(10)} ${day}`
+  })
+}
 
-function banner(url: string, options: PetStoreServerOptions): string {
+function banner(url: string, options: PetStoreServerOptions, config: string | undefined): string {
   const host = options.host ?? '127.0.0.1'
   const admin =
     options.adminToken !== undefined
@@ -28,15 +27,14 @@ function banner(url: string, options: PetStoreServerOptions): string {
       : isLoopback(host)
         ? `${url}/__mock (open to this machine only: other sites and foreign Host names get 403)`
         : `off (listening beyond loopback without --admin-token); ${url}/__mock/health and /__mock/openapi.json stay public`
+  const pets = typeof options.pets === 'number' ? options.pets : Array.isArray(options.pets) ? options.pets.length : 50
   return [
     `petstore-mock ${version()} listening on ${url}/v1`,
+    ...(config === undefined ? [] : [`  Config file ${config}`]),
     '  API keys (Authorization: Bearer <key>):',
-    ...KEY_TABLE.map(
-      ([key, plan, minute, day]) =>
-        `    ${(key as string).padEnd(16)} ${(plan as string).padEnd(11)} ${(minute as string).padEnd(10)} ${day}`,
-    ),
+    ...keyTable(options.keys ?? DEFAULT_KEYS),
     `  Admin API: ${admin}`,
-    `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${typeof options.pets === 'number' ? options.pets : Array.isArray(options.pets) ? options.pets.length : 50} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
+    `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
 
@@ -53,13 +51,14 @@ async function main(): Promise<void> {
   }
   if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
   if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
-  const server = createPetStoreServer(parsed)
+  const { options, config } = parsed
+  const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false
   const stop = (signal: string) => {
     if (stopping) return
     stopping = true
-    process.stdout.write(`petstore-mock: ${signal}, finishing in-flight requests${parsed.stateFile ? ' and saving state' : ''}…\n`)
+    process.stdout.write(`petstore-mock: ${signal}, finishing in-flight requests${options.stateFile ? ' and saving state' : ''}…\n`)
     server.close().then(
       () => process.exit(0),
       (error: unknown) => {
@@ -80,11 +79,17 @@ async function main(): Promise<void> {
     }
     const code = (error as NodeJS.ErrnoException).code
     const hint =
-      code === 'EADDRINUSE' ? ` Port ${parsed.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
+      code === 'EADDRINUSE' ? ` Port ${options.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
     process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
     process.exit(1)
   }
-  process.stdout.write(`${banner(url, parsed)}\n`)
+  process.stdout.write(`${banner(url, options, config)}\n`)
 }
 
-await main()
+/** Commands beside the server, each in its own module so the server's start-up loads none of them. */
+const COMMANDS = new Set(['verify', 'snapshot'])
+const [command, ...rest] = process.argv.slice(2)
+if (command !== undefined && COMMANDS.has(command)) {
+  const module = (await import(`./commands/${command}.js`)) as { run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> }
+  process.exitCode = await module.run(rest, process.env)
+} else await main()

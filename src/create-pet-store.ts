@@ -2,7 +2,7 @@
  * `createPetStore(options)`: a Pet Store world for tests and browsers, with msw `handlers` and its
  * pets in an @msw/data collection (`petStore.pets`) for set-up code.
  */
-import type { HttpHandler } from 'msw'
+import { bypass, type HttpHandler } from 'msw'
 import { createHandlers } from './handlers/index.js'
 import { createCollectionData } from './store/collection-data.js'
 import { createIndexOnlyData } from './store/pet-data.js'
@@ -28,7 +28,10 @@ export interface PetStore extends World {
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
   // The one switch between storages: the collection unless set-up code has said it needs none.
-  const world = createWorld(options, options.collection === false ? createIndexOnlyData() : createCollectionData())
+  const data = options.collection === false ? createIndexOnlyData() : createCollectionData()
+  // A proxied request must reach the upstream, not msw's handlers (which answer any origin's /v1).
+  const proxyFetch: typeof fetch = (input, init) => globalThis.fetch(bypass(new Request(input, init)))
+  const world = createWorld(options.proxy === undefined || options.proxyFetch ? options : { ...options, proxyFetch }, data)
   let handlers: HttpHandler[] | undefined
   return Object.defineProperty(world, 'handlers', {
     enumerable: true,

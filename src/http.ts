@@ -6,5 +6,6 @@
  * const server = createPetStoreServer({ port: 0, seed: 7 })
  * const url = await server.listen()
  */
+export { type ConfigFile, loadConfig } from './hosts/config-file.js'
 export { type PetStoreMiddlewareOptions, petStoreMiddleware } from './hosts/express.js'
 export { createPetStoreServer, type LogFormat, type PetStoreServer, type PetStoreServerOptions } from './hosts/http-server.js'

@@ -29,9 +29,9 @@ export const ERRORS = {
   internal_error: { status: 500, title: 'The mock failed unexpectedly' },
   id_space_exhausted: { status: 507, title: 'No int64 id is left for a new pet' },
   not_implemented: { status: 501, title: 'The spec does not define this operation' },
-  bad_gateway: { status: 502, title: 'Injected by a scenario: bad gateway' },
+  bad_gateway: { status: 502, title: 'Bad gateway: injected by a scenario, or the --proxy upstream could not be reached' },
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
-  gateway_timeout: { status: 504, title: 'Injected by a scenario: gateway timeout' },
+  gateway_timeout: { status: 504, title: 'Gateway timeout: injected by a scenario, or the --proxy upstream did not answer in time' },
 } as const satisfies Record<string, { status: number; title: string }>
 
 export type ErrorCode = keyof typeof ERRORS

@@ -52,6 +52,8 @@ export interface ResponseMeta {
   readonly scenario?: string
   /** The fault a scenario injected (`latency`, `network-error`, `timeout`, `status-503`, `malformed-body`, …). */
   readonly fault?: string
+  /** The `--proxy` upstream that answered, when the mock relayed the request. */
+  readonly upstream?: string
 }
 
 /** What the core answers: a response now, or once the store has written. */

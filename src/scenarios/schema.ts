@@ -10,12 +10,12 @@ const positive = z.number().int().positive()
 const whole = z.number().int().min(0)
 const int64Json = z.union([z.number().int(), z.string().regex(/^-?\d+$/, 'must be an integer or a string of digits')])
 
-const PetInput = z
+export const PetInput = z
   .object({ id: int64Json, name: z.string(), categoryId: int64Json, status: z.enum(PET_STATUSES).optional() })
   .strict()
   .meta({ description: 'A pet. Ids beyond 2^53 can be written as strings of digits to keep them exact.' })
 
-const KeyInput = z
+export const KeyInput = z
   .object({
     key: z.string().min(1).regex(/^\S+$/, 'must not contain spaces'),
     plan: z.enum(['free', 'pro', 'business', 'enterprise']),

@@ -18,6 +18,7 @@ import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
 import { withJournal, withScenarioHeader } from './pipeline.js'
+import { withProxy } from './proxy.js'
 import { createScenarioSwitch } from './scenario-switch.js'
 
 export interface World {
@@ -83,13 +84,15 @@ export function createWorld(
   const scenarios = createScenarioSwitch({ options: resolved, core, keys, rateLimiter, clock, journal, data })
   void scenarios.start(resolved.scenario, true)
 
-  // The pipeline, outermost first: journal -> X-Mock-Scenario -> the scenario's faults -> core.
+  // The pipeline, outermost first: journal -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(() => scenarios.api, {
     catalogue,
     current: () => scenarios.current.name,
     oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
   })
-  const pipeline = withJournal(scenarioStep, journal, () => scenarios.current.name)
+  const { proxy } = resolved
+  const routed = proxy ? withProxy(scenarioStep, { ...proxy, basePath }) : scenarioStep
+  const pipeline = withJournal(routed, journal, () => scenarios.current.name)
   const handle = (request: ApiRequest): ApiResult => pipeline.handle(request)
 
   return {

@@ -59,16 +59,25 @@ export interface PetStoreOptions {
    * sessions' journals together. Each entry keeps at most 16 KiB of its request body. Default 64 MiB.
    */
   journalMaxBytes?: number
+  /**
+   * A real deployment's base address (e.g. `https://staging.example/v1`): requests the mock does not define (the store
+   * group, other paths and methods) are forwarded there and its answers relayed. Default: none (404, 405, 501).
+   */
+  proxy?: string
+  /** How long a `proxy` request may take before it is answered 504. Default 10,000 ms. */
+  proxyTimeoutMs?: number
+  /** The fetch that reaches the `proxy` (createPetStore passes one that msw does not intercept). Default the global fetch. */
+  proxyFetch?: typeof fetch
   /** Rate-limit and ban settings. */
   rateLimit?: {
     /** The early retry that bans a key. Default 5. */
-    banAfterEarlyRetries?: number
+    banAfterEarlyRetries?: number | undefined
     /** Ban length in seconds. Default 900 (15 minutes). */
-    banDurationSeconds?: number
+    banDurationSeconds?: number | undefined
     /** `Retry-After` as `seconds` (default) or `http-date`. */
-    retryAfterFormat?: 'seconds' | 'http-date'
+    retryAfterFormat?: 'seconds' | 'http-date' | undefined
     /** What a 401 reports: `free-plan` (default) or `omit`. */
-    unauthenticatedHeaders?: 'free-plan' | 'omit'
+    unauthenticatedHeaders?: 'free-plan' | 'omit' | undefined
   }
 }
 
@@ -93,6 +102,8 @@ export interface ResolvedOptions {
   readonly scenarios: ScenarioCatalogue
   /** The scenario the world starts in. */
   readonly scenario: Scenario
+  /** Where requests the mock does not define go, if anywhere. */
+  readonly proxy: { target: string; timeoutMs: number; fetch: typeof fetch } | undefined
 }
 
 /** A misuse of the library: a TypeError whose message names the option and the fix. */
@@ -186,5 +197,25 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     categories: wholeNumber(options.categories ?? 10, 'categories', 1),
     scenarios,
     scenario: scenarios.get(options.scenario ?? 'default'),
+    proxy: resolveProxy(options),
+  }
+}
+
+function resolveProxy(options: PetStoreOptions): ResolvedOptions['proxy'] {
+  if (options.proxy === undefined) return undefined
+  let url: URL
+  try {
+    url = new URL(options.proxy)
+  } catch {
+    return misuse(
+      `proxy ${JSON.stringify(options.proxy)} is not a URL: give the upstream's base address, e.g. "https://staging.example/v1".`,
+    )
+  }
+  if (url.protocol !== 'http:' && url.protocol !== 'https:')
+    misuse(`proxy must be an http or https URL, got ${JSON.stringify(options.proxy)}.`)
+  return {
+    target: options.proxy.replace(/\/+$/, ''),
+    timeoutMs: positive(options.proxyTimeoutMs, 10_000, 'proxyTimeoutMs'),
+    fetch: options.proxyFetch ?? ((input, init) => globalThis.fetch(input, init)),
   }
 }

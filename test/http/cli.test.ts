@@ -95,10 +95,10 @@ describe('usage', () => {
     expect(stderr).toContain(value)
   })
 
-  it('refuses a bad value from the environment with exit code 2', async () => {
+  it('refuses a bad value from the environment with exit code 2, naming the variable (issue #15)', async () => {
     const { code, stderr } = await runCli([], { PETSTORE_PORT: '0', PETSTORE_LOG: 'loud' })
     expect(code).toBe(2)
-    expect(stderr).toContain('--log')
+    expect(stderr).toContain('PETSTORE_LOG must be pretty, json or silent')
   })
 
   it('exits 1 naming --port when the port is in use', async () => {
