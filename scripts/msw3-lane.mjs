@@ -1,21 +1,24 @@
 #!/usr/bin/env node
 /**
- * The msw 3 lane (#9, decisions/008-msw-3-readiness.md). msw 3 needs Node 22+, the project runs on Node 20, so
- * this script fetches a Node 22 runtime from the npm registry (the `node` package: its install step pulls
- * `node-<platform>-<arch>`, whose bin/node is the real binary), copies the repository with its node_modules into a
- * temporary folder, installs msw 3 there, and with that Node:
+ * The msw 3 lane (#9, #14; decisions/008-msw-3-readiness.md, decisions/012-current-runtimes-in-ci.md). msw 3 needs
+ * Node 22+, the machines run Node 20, so this script fetches a real Node from the npm registry (the package
+ * `node-<platform>-<arch>@<version>`, whose bin/node is the official binary; no install script), copies the
+ * repository with its node_modules into a temporary folder, installs msw 3 there, and with that Node:
  *   1. type-checks src/ against msw 3 (tsc -p tsconfig.build.json --noEmit);
  *   2. runs the shared conformance suite in-process (test/in-process/conformance.test.ts);
- *   3. with --all, also runs every other vitest project but `package` (unit, in-process, http, browser, examples).
- * The repository itself is never changed. Linux and macOS (the npm `node` package ships no Windows path here).
+ *      or, with --all, every vitest project but `package` (unit, in-process with the conformance suite, http,
+ *      browser, examples, and any project added later);
+ * then prints a summary (Node and msw versions, files and tests per project, times), exits 1 when anything failed
+ * and removes the temporary folder (also on SIGINT/SIGTERM). The repository itself is never changed.
+ * Linux and macOS (npm has no Windows Node binary package of that shape).
  *
- *   npm run test:msw3                    # node@22, msw@3: about a minute after the first download
- *   npm run test:msw3 -- --all           # every suite (Chromium needed: npm run browser:install)
- *   npm run test:msw3 -- --node 24 --msw 3.0.5 --keep
+ *   npm run test:msw3                    # Node 22 (msw 3's minimum), msw 3: conformance suite, about a minute
+ *   npm run test:node24                  # = --node 24 --all, the last step of `npm test`
+ *   npm run test:msw3 -- --node 26 --msw 3.0.5 --all --keep
  */
-import { execFileSync, spawnSync } from 'node:child_process'
+import { execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
-import { tmpdir } from 'node:os'
+import { constants, tmpdir } from 'node:os'
 import { basename, delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
@@ -30,10 +33,12 @@ const { values } = parseArgs({
   },
 })
 
+const started = Date.now()
 const work = mkdtempSync(join(tmpdir(), 'petstore-msw3-'))
 const runtime = join(work, 'runtime')
 const copy = join(work, 'repo')
 const log = (line) => process.stdout.write(`[msw3-lane] ${line}\n`)
+const seconds = (since) => `${Math.round((Date.now() - since) / 1000)} s`
 
 // npm run exports the calling project's settings (npm_package_*, npm_config_local_prefix): the copies get none of
 // them, only the machine's npm configuration, as a fresh shell would.
@@ -41,49 +46,75 @@ const baseEnv = Object.fromEntries(
   Object.entries(process.env).filter(([name]) => !/^npm_(package|lifecycle|config_local_prefix|config_prefix)/i.test(name)),
 )
 
-function npm(args, cwd, env = baseEnv) {
-  execFileSync('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env, stdio: ['ignore', 'inherit', 'inherit'] })
+let cleaned = false
+function cleanUp() {
+  if (cleaned) return
+  cleaned = true
+  if (values.keep) log(`kept ${work}`)
+  else rmSync(work, { recursive: true, force: true, maxRetries: 3 })
 }
 
-/** Runs vitest with Node 22 in the copy; returns the counts from its JSON report. */
-function vitest(label, args, node, env) {
-  const report = join(work, `${label}.json`)
-  const result = spawnSync(
-    node,
-    [
-      join(copy, 'node_modules', 'vitest', 'vitest.mjs'),
-      'run',
-      ...args,
-      '--reporter=dot',
-      '--reporter=json',
-      `--outputFile.json=${report}`,
-    ],
-    { cwd: copy, env, stdio: 'inherit' },
-  )
-  if (!existsSync(report)) return { label, passed: 0, failed: 0, skipped: 0, files: 0, ok: false }
-  const json = JSON.parse(readFileSync(report, 'utf8'))
-  return {
-    label,
-    passed: json.numPassedTests,
-    failed: json.numFailedTests,
-    skipped: json.numPendingTests + json.numTodoTests,
-    files: json.testResults.length,
-    ok: result.status === 0 && json.success,
-  }
+/** The running child, so that a signal stops it before the temporary folder is removed; no new one after that. */
+let current
+let stopping = false
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
+  process.on(signal, async () => {
+    if (stopping) return
+    stopping = true
+    log(`${signal}: stopping`)
+    const child = current
+    if (child) {
+      const closed = new Promise((done) => child.once('close', done))
+      child.kill(signal)
+      const timer = setTimeout(() => child.kill('SIGKILL'), 10_000)
+      await closed
+      clearTimeout(timer)
+    }
+    cleanUp()
+    process.exit(128 + constants.signals[signal])
+  })
 }
 
-try {
-  log(`Node ${values.node} from the npm registry into ${runtime}`)
+/** Runs a command with its output on ours; resolves to its exit code (null when a signal ended it). */
+function run(command, args, options) {
+  return new Promise((done, fail) => {
+    if (stopping) return fail(new Error('stopped by a signal'))
+    const child = spawn(command, args, { stdio: ['ignore', 'inherit', 'inherit'], ...options })
+    current = child
+    child.once('error', fail)
+    child.once('close', (code) => {
+      current = undefined
+      done(code)
+    })
+  })
+}
+
+async function npm(args, cwd, env = baseEnv) {
+  const code = await run('npm', [...args, '--no-audit', '--no-fund', '--loglevel=error'], { cwd, env })
+  if (code !== 0) throw new Error(`npm ${args.join(' ')} failed in ${cwd} (exit code ${code}).`)
+}
+
+const steps = []
+const step = (label, ok, since, counts = {}) => steps.push({ label, ok, time: seconds(since), ...counts })
+
+async function main() {
+  let since = Date.now()
+  const platform = { linux: 'linux', darwin: 'darwin' }[process.platform]
+  if (!platform) throw new Error(`The npm registry ships no Node binary package for ${process.platform}: run this lane on Linux or macOS.`)
+  const nodePackage = `node-${platform}-${process.arch}`
+  log(`Node ${values.node} from the npm registry (${nodePackage}@${values.node}) into ${runtime}`)
   mkdirSync(runtime)
   writeFileSync(join(runtime, 'package.json'), '{ "name": "petstore-msw3-runtime", "private": true }\n')
-  npm(['install', `node@${values.node}`], runtime)
-  const node = join(runtime, 'node_modules', 'node', 'bin', 'node')
+  await npm(['install', `${nodePackage}@${values.node}`], runtime)
+  const node = join(runtime, 'node_modules', nodePackage, 'bin', 'node')
   const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
-  if (Number(/^v(\d+)/.exec(nodeVersion)?.[1]) < 22) throw new Error(`Expected Node 22 or later, got ${nodeVersion}.`)
+  if (Number(/^v(\d+)/.exec(nodeVersion)?.[1]) < 22) throw new Error(`msw 3 needs Node 22 or later, got ${nodeVersion}.`)
+  step(`npm install ${nodePackage}@${values.node} (${nodeVersion})`, true, since)
   // npm and every script of the copy run on that Node: its directory first on PATH.
   const env = { ...baseEnv, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` }
 
-  log(`copying the repository into ${copy}`)
+  since = Date.now()
+  log(`copying the repository with its node_modules into ${copy}`)
   const skip = new Set(['.git', 'dist', 'test-results', 'coverage', '.tmp'])
   cpSync(ROOT, copy, {
     recursive: true,
@@ -96,33 +127,75 @@ try {
     },
   })
   log(`msw@${values.msw} into the copy (its package.json and lock file are left as they are)`)
-  npm(['install', `msw@${values.msw}`, '--no-save'], copy, env)
+  await npm(['install', `msw@${values.msw}`, '--no-save'], copy, env)
   const mswVersion = JSON.parse(readFileSync(join(copy, 'node_modules', 'msw', 'package.json'), 'utf8')).version
+  if (!mswVersion.startsWith('3.')) throw new Error(`Expected msw 3 in the copy, got ${mswVersion}.`)
+  step(`copy, npm install msw@${values.msw} (${mswVersion})`, true, since)
   log(`Node ${nodeVersion}, msw ${mswVersion}`)
 
+  since = Date.now()
   log('type-checking src/ against msw 3')
-  const tsc = spawnSync(node, [join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmit'], {
+  const tsc = await run(node, [join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmit'], {
     cwd: copy,
     env,
-    stdio: 'inherit',
   })
-  const results = [{ label: 'tsc -p tsconfig.build.json (src/)', passed: '', failed: '', skipped: '', files: '', ok: tsc.status === 0 }]
+  step('tsc -p tsconfig.build.json --noEmit (src/)', tsc === 0, since)
 
-  log('shared conformance suite, in-process (msw setupServer and petStore.fetch)')
-  results.push(vitest('conformance', ['--project', 'in-process', 'test/in-process/conformance.test.ts'], node, env))
-  if (values.all) {
-    log('every other suite')
-    const projects = ['unit', 'in-process', 'http', 'browser', 'examples'].flatMap((name) => ['--project', name])
-    results.push(vitest('all', projects, node, env))
+  since = Date.now()
+  // Every project but `package`: it packs the tarball and installs it with msw from the registry a second time, and
+  // that install takes msw from package.json's devDependencies (msw 2), so here it would prove nothing about msw 3.
+  const selection = values.all ? ['--project=!package'] : ['--project', 'in-process', 'test/in-process/conformance.test.ts']
+  log(values.all ? 'every vitest project but package' : 'shared conformance suite, in-process (msw setupServer and petStore.fetch)')
+  const report = join(work, 'vitest.json')
+  const code = await run(
+    node,
+    [
+      join(copy, 'node_modules', 'vitest', 'vitest.mjs'),
+      'run',
+      ...selection,
+      '--reporter=dot',
+      `--reporter=${join(copy, 'scripts', 'lane-reporter.mjs')}`,
+    ],
+    { cwd: copy, env: { ...env, LANE_REPORT: report } },
+  )
+  const result = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : { projects: {}, unhandledErrors: 0, reason: 'no report' }
+  const total = { files: 0, passed: 0, failed: 0, skipped: 0 }
+  const order = ['unit', 'in-process', 'http', 'browser', 'examples']
+  const rank = (name) => (order.includes(name) ? order.indexOf(name) : order.length)
+  const projects = Object.entries(result.projects).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
+  for (const [name, counts] of projects) {
+    const ok = counts.failed === 0 && counts.failedFiles === 0 && counts.passed > 0
+    steps.push({ label: `vitest --project ${name}`, ok, time: '', ...counts })
+    for (const key of Object.keys(total)) total[key] += counts[key]
   }
+  const vitestOk = code === 0 && result.reason === 'passed' && total.failed === 0 && total.passed > 0
+  const why = result.unhandledErrors ? `, ${result.unhandledErrors} unhandled errors` : ''
+  step(`vitest, all of the above (exit code ${code}${why})`, vitestOk, since, total)
 
-  process.stdout.write(`\nmsw 3 lane: Node ${nodeVersion}, msw ${mswVersion}, ${new Date().toISOString().slice(0, 10)}\n`)
-  process.stdout.write('| Step | Files | Passed | Failed | Skipped | Result |\n|---|---|---|---|---|---|\n')
-  for (const r of results) {
-    process.stdout.write(`| ${r.label} | ${r.files} | ${r.passed} | ${r.failed} | ${r.skipped} | ${r.ok ? 'pass' : 'FAIL'} |\n`)
+  const ok = steps.every((s) => s.ok)
+  const date = new Date().toISOString().slice(0, 10)
+  process.stdout.write(
+    `\nmsw 3 lane, ${date}: Node ${nodeVersion} (npm registry) + msw ${mswVersion}: ${ok ? 'pass' : 'FAIL'} in ${seconds(started)}\n`,
+  )
+  process.stdout.write('| Step | Files | Passed | Failed | Skipped | Time | Result |\n|---|---:|---:|---:|---:|---:|---|\n')
+  for (const s of steps) {
+    const cell = (value) => (value === undefined ? '' : value)
+    process.stdout.write(
+      `| ${s.label} | ${cell(s.files)} | ${cell(s.passed)} | ${cell(s.failed)} | ${cell(s.skipped)} | ${s.time} | ${s.ok ? 'pass' : 'FAIL'} |\n`,
+    )
   }
-  process.exitCode = results.every((r) => r.ok) ? 0 : 1
+  if (values.all)
+    process.stdout.write(
+      "Not run by this lane: the `package` project (it installs the packed tarball with msw 2 from the registry again; `npm test` runs it on the machine's Node).\n",
+    )
+  return ok
+}
+
+try {
+  process.exitCode = (await main()) ? 0 : 1
+} catch (error) {
+  process.stderr.write(`[msw3-lane] FAIL: ${error instanceof Error ? error.message : error}\n`)
+  process.exitCode = 1
 } finally {
-  if (values.keep) log(`kept ${work}`)
-  else rmSync(work, { recursive: true, force: true })
+  cleanUp()
 }

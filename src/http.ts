@@ -9,3 +9,4 @@
 export { type ConfigFile, loadConfig } from './hosts/config-file.js'
 export { type PetStoreMiddlewareOptions, petStoreMiddleware } from './hosts/express.js'
 export { createPetStoreServer, type LogFormat, type PetStoreServer, type PetStoreServerOptions } from './hosts/http-server.js'
+export { type CheckResult, VerifyError, type VerifyOptions, type VerifyReport, verify } from './verify/index.js'

@@ -14,6 +14,9 @@
  * // in a test
  * expect(petStore).toHaveNoRetryViolations()
  */
+// The augmentation below applies only when `expect` is part of the program; this keeps it there, also in the
+// emitted declarations (a type-only import would be dropped from them), for @types/jest users too.
+/// <reference types="expect" preserve="true" />
 import type { PetStoreMatchers } from './matchers.js'
 
 export { type PetStoreMatchers, petStoreMatchers } from './matchers.js'

@@ -208,7 +208,12 @@ function headerComponents(): Json {
     'Retry-After': {
       description: 'Seconds to wait before retrying (an HTTP-date with the option rateLimit.retryAfterFormat: http-date)',
       required: true,
-      schema: { anyOf: [{ type: 'integer', minimum: 1 }, { type: 'string', description: 'An HTTP-date (RFC 9110)' }] },
+      schema: {
+        anyOf: [
+          { type: 'integer', minimum: 1 },
+          { type: 'string', description: 'An HTTP-date (RFC 9110)' },
+        ],
+      },
     },
     'WWW-Authenticate': { description: 'Always "Bearer"', required: true, schema: { type: 'string', const: 'Bearer' } },
     Location: { description: 'Path of the new animal', required: true, schema: { type: 'string' } },

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
-import { configJsonSchema, loadConfig } from '../../src/hosts/config-file.js'
+import { ConfigSchema, configJsonSchema, loadConfig } from '../../src/hosts/config-file.js'
 import { createPetStore } from '../../src/index.js'
 import { auth, ensureBuilt, killClis, ROOT, runCli, startCli } from './support.js'
 
@@ -114,7 +114,15 @@ describe('the config file JSON Schema', () => {
     expect(await readFile(join(ROOT, 'config.schema.json'), 'utf8')).toBe(configJsonSchema())
   })
 
-  it('accepts the README example and refuses a typo, as the mock does', () => {
+  it('accepts the example of the README section "A config file"', async () => {
+    const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
+    const section = readme.slice(readme.indexOf('### A config file'))
+    const example = /```json\n([\s\S]*?)```/.exec(section)?.[1]
+    expect(example).toBeDefined()
+    expect(ConfigSchema.safeParse(JSON.parse(example as string)).error).toBeUndefined()
+  })
+
+  it('accepts the test example and refuses a typo, as the mock does', () => {
     const ajv = new Ajv2020.default({ strict: false })
     const validate = ajv.compile(JSON.parse(configJsonSchema()) as object)
     expect(validate(EXAMPLE), JSON.stringify(validate.errors)).toBe(true)

@@ -4,7 +4,7 @@
  * Slow (an install), so it is its own vitest project: `npx vitest run --project package`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -15,7 +15,23 @@ import { ensureBuilt, ROOT } from '../http/support.js'
 
 const run = promisify(execFile)
 const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+/** The Jest the examples run on: the version of `expect` the project's jest.ts types against. */
+const JEST_VERSION = '30.5.2'
 const BANNER = /^petstore-mock \S+ listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
+/** The compiler options of a careful user's project. */
+const STRICT = {
+  target: 'ES2022',
+  // msw's declarations name DOM types (Request, MessageEvent), as msw's own docs say.
+  lib: ['ES2023', 'DOM'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  types: ['node'],
+  // Our declarations are checked too: a type they name must come with the package (express's, #9).
+  skipLibCheck: false,
+}
 
 interface PackedFile {
   path: string
@@ -58,6 +74,12 @@ beforeAll(async () => {
           'petstore-mock': `file:../${result.filename}`,
           msw: pkg.devDependencies['msw'],
           '@types/node': pkg.devDependencies['@types/node'],
+          // examples/jest runs on them; vitest for the matchers' type check (vitest 3.2 is installed over it at the end).
+          // Jest is not a dev dependency of the project itself (only its `expect` types are): its resolver's platform
+          // binaries would make the lock file incomplete for `npm ci` on other platforms.
+          jest: JEST_VERSION,
+          '@jest/globals': JEST_VERSION,
+          vitest: pkg.devDependencies['vitest'],
         },
       },
       null,
@@ -78,15 +100,19 @@ afterAll(async () => {
 it('packs the built entries, the scenarios, the docs and the licence, and no tests, source maps or sources', () => {
   const paths = packed.map((file) => file.path)
   expect(
-    paths.filter((path) => !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|README\.md$|LICENSE$|package\.json$)/.test(path)),
+    paths.filter(
+      (path) =>
+        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(path),
+    ),
   ).toEqual([])
   expect(paths.filter((path) => /\.test\.|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
   expect(paths).toContain('LICENSE')
-  for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'cli']) {
+  for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'cli']) {
     expect(paths).toContain(`dist/src/${entry}.js`)
     expect(paths).toContain(`dist/src/${entry}.d.ts`)
   }
   expect(paths).toContain('scenarios/scenario.schema.json')
+  expect(paths).toContain('config.schema.json')
 })
 
 it('starts with `npx petstore-mock --port 0` and answers GET /v1/pets', async () => {
@@ -126,20 +152,7 @@ it('type-checks a strict NodeNext TypeScript file that imports petstore-mock/nod
   await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify({
-      compilerOptions: {
-        target: 'ES2022',
-        // msw's declarations name DOM types (Request, MessageEvent), as msw's own docs say.
-        lib: ['ES2023', 'DOM'],
-        module: 'NodeNext',
-        moduleResolution: 'NodeNext',
-        strict: true,
-        noUncheckedIndexedAccess: true,
-        exactOptionalPropertyTypes: true,
-        types: ['node'],
-        // Our declarations are checked too: a type they name must come with the package (express's, #9).
-        skipLibCheck: false,
-        outDir: 'out',
-      },
+      compilerOptions: { ...STRICT, outDir: 'out' },
       files: ['node-check.ts'],
     }),
   )
@@ -229,4 +242,109 @@ it('bundles petstore-mock/browser for the browser with no Node built-in', async 
   expect(chunk?.moduleIds.filter((id) => id.includes('__vite-browser-external'))).toEqual([])
   expect(chunk?.imports).toEqual([])
   expect(chunk?.code).not.toMatch(/["'`]node:[a-z_/]+["'`]/)
+})
+
+/** Copies an example folder of this repository into the temporary project, where it imports the installed tarball. */
+async function copyExample(name: string): Promise<{ dir: string; tests: string[] }> {
+  const dir = join(project, name)
+  await cp(join(ROOT, 'examples', name), dir, { recursive: true, filter: (source) => !source.includes('node_modules') })
+  // The names the runner must report as passed: every `it('...')` of the example.
+  const source = await readFile(join(dir, 'pets.test.js'), 'utf8')
+  const tests = [...source.matchAll(/\bit\('([^']+)'/g)].map((match) => match[1] ?? '')
+  return { dir, tests }
+}
+
+/**
+ * Type-checks one file of the temporary project as its own program (so no other file's imports augment it).
+ * `skipLibCheck: true` only where the answer is an error in the file itself, to save a full check of vitest's types.
+ */
+async function typeCheck(file: string, source: string, options: { skipLibCheck?: boolean } = {}): Promise<{ ok: boolean; output: string }> {
+  await writeFile(join(project, file), source)
+  const config = `tsconfig.${file.replace(/\.ts$/, '')}.json`
+  await writeFile(join(project, config), JSON.stringify({ compilerOptions: { ...STRICT, ...options, noEmit: true }, files: [file] }))
+  try {
+    const { stdout } = await run(process.execPath, [TSC, '-p', config], { cwd: project, timeout: 180_000 })
+    return { ok: true, output: stdout }
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    return { ok: false, output: `${stdout ?? ''}${stderr ?? ''}` }
+  }
+}
+
+const VITEST_CHECK = [
+  "import { createPetStore } from 'petstore-mock'",
+  "import 'petstore-mock/vitest'",
+  "import { expect } from 'vitest'",
+  '',
+  'const petStore = createPetStore({ seed: 1 })',
+  'expect(petStore).toHaveNoRetryViolations()',
+  'expect(petStore).not.toHaveBackedOff()',
+  '',
+].join('\n')
+const WITHOUT_AUGMENTATION = VITEST_CHECK.replace("import 'petstore-mock/vitest'\n", '')
+
+it('runs examples/jest with Jest 30 in native ESM against the tarball', async () => {
+  const { dir, tests } = await copyExample('jest')
+  expect(tests.length).toBeGreaterThanOrEqual(5)
+  // Jest writes its report to stderr; a failing test exits non-zero and `sh` throws with the report.
+  const { stdout, stderr } = await sh(
+    process.execPath,
+    ['--experimental-vm-modules', join(project, 'node_modules', 'jest', 'bin', 'jest.js'), '--ci', '--verbose'],
+    dir,
+  )
+  const output = stdout + stderr
+  expect(output).toMatch(new RegExp(`Tests:\\s+${tests.length} passed, ${tests.length} total`))
+  for (const test of tests) expect(output).toContain(`✓ ${test}`)
+})
+
+it('runs examples/node-test with node --test against the tarball', async () => {
+  const { dir, tests } = await copyExample('node-test')
+  expect(tests.length).toBeGreaterThanOrEqual(5)
+  const { stdout } = await sh(process.execPath, ['--test', '--test-reporter=spec'], dir)
+  expect(stdout).toMatch(new RegExp(`pass ${tests.length}\\n`))
+  expect(stdout).toMatch(/fail 0\n/)
+  for (const test of tests) expect(stdout).toContain(`✔ ${test}`)
+})
+
+it('type-checks expect(petStore).toHaveNoRetryViolations() with vitest 4 and with Jest, and not without the augmentation', async () => {
+  const jestCheck = [
+    "import { expect } from '@jest/globals'",
+    "import { createPetStore } from 'petstore-mock'",
+    "import { petStoreMatchers } from 'petstore-mock/jest'",
+    '',
+    'expect.extend(petStoreMatchers)',
+    'const petStore = createPetStore({ seed: 1 })',
+    'expect(petStore).toHaveNoRetryViolations()',
+    'expect(petStore).not.toHaveBackedOff()',
+    'const resolved: Promise<void> = expect(Promise.resolve(petStore)).resolves.toHaveNoRetryViolations()',
+    'await resolved',
+    '',
+  ].join('\n')
+  const [vitest, jest, missing, unknown] = await Promise.all([
+    typeCheck('vitest-check.ts', VITEST_CHECK),
+    typeCheck('jest-check.ts', jestCheck),
+    typeCheck('vitest-missing.ts', WITHOUT_AUGMENTATION, { skipLibCheck: true }),
+    typeCheck('vitest-unknown.ts', VITEST_CHECK.replace('toHaveNoRetryViolations', 'toHaveNoSuchMatcher'), { skipLibCheck: true }),
+  ])
+  expect(vitest).toEqual({ ok: true, output: '' })
+  expect(jest).toEqual({ ok: true, output: '' })
+  // Without `import 'petstore-mock/vitest'` the same file fails, so it is the augmentation that makes it pass.
+  expect(missing.ok).toBe(false)
+  expect(missing.output).toContain("error TS2339: Property 'toHaveNoRetryViolations' does not exist on type 'Assertion<PetStore>'")
+  // And vitest's Assertion is not `any`: a matcher that does not exist is an error.
+  expect(unknown.ok).toBe(false)
+  expect(unknown.output).toContain("error TS2339: Property 'toHaveNoSuchMatcher' does not exist")
+})
+
+// Last: it installs vitest 3.2 over vitest 4 in the temporary project.
+it('type-checks the vitest matchers with vitest 3.2 too', async () => {
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'vitest@3.2'])
+  const installed = JSON.parse(await readFile(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }
+  expect(installed.version).toMatch(/^3\.2\./)
+  const [vitest, missing] = await Promise.all([
+    typeCheck('vitest3-check.ts', VITEST_CHECK),
+    typeCheck('vitest3-missing.ts', WITHOUT_AUGMENTATION, { skipLibCheck: true }),
+  ])
+  expect(vitest).toEqual({ ok: true, output: '' })
+  expect(missing.output).toContain("error TS2339: Property 'toHaveNoRetryViolations' does not exist")
 })

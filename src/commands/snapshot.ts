@@ -1,0 +1,231 @@
+/**
+ * `petstore-mock snapshot` (issue #15): a deployment's pets, read through `GET /pets`, written as a state
+ * the mock loads (`--state-file`, `PUT /__mock/state`, `petStore.restore`), so the mock serves the real
+ * catalogue. The reading, and its rate-limit manners, live in snapshot-read.ts.
+ */
+import { access, constants, stat, writeFile } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { parseArgs } from 'node:util'
+import { writeStateFile } from '../hosts/state-file.js'
+import type { PetRecord } from '../schemas.js'
+import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../snapshot.js'
+import { PAGE_SIZE } from '../spec.js'
+import { type Listing, ReadError, type ReadResult, readPets } from './snapshot-read.js'
+
+const PREFIX = 'petstore-mock snapshot'
+const KEY_ENV = 'PETSTORE_TARGET_KEY'
+const FORMATS = ['state-file', 'world'] as const
+type Format = (typeof FORMATS)[number]
+
+interface SnapshotOptions {
+  target: string
+  key: string
+  out: string
+  format: Format
+  max: number | undefined
+  maxWaitMs: number
+}
+
+type ParsedOptions = { ok: true; options: SnapshotOptions } | { ok: false; message: string } | 'help'
+
+function helpText(): string {
+  return [
+    `${PREFIX}: reads a Pet Store deployment's pets (GET /pets) into a state the mock loads, so it serves that catalogue.`,
+    '',
+    'Usage: petstore-mock snapshot --target URL --key KEY --out FILE [options]',
+    '',
+    'Options:',
+    '  --target URL      Base address of the deployment, ending with /v1, e.g. https://staging.example.com/v1',
+    `  --key KEY         API key for the target, sent as a Bearer token; never printed [env ${KEY_ENV}]`,
+    '  --out FILE        File to write (replaced if it exists); its folder must exist',
+    '  --format FORMAT   state-file (default): the --state-file format; world: one world, the body PUT /__mock/state takes',
+    '  --max N           Write at most N pets: those with the N lowest ids',
+    '  --max-wait S      Longest wait the target may ask for (rate limit), in seconds (default 120); a longer one exits 1',
+    '  --help            Show this help',
+    '',
+    `Reads GET /pets?limit=${PAGE_SIZE.max} once per status (available, pending, sold) and once without one, merged by id.`,
+    `The API shows no paging beyond limit (at most ${PAGE_SIZE.max}), so at most ${PAGE_SIZE.max} pets per status, about`,
+    `${PAGE_SIZE.max * 4} distinct pets in all, can be read. Waits when the target says no request is left`,
+    '(X-RateLimit-Remaining: 0) or answers 429 (Retry-After), so it never earns a ban. Progress goes to stderr.',
+    '',
+    'Exit codes: 0 written; 1 the target answered an error (401, 5xx, ...); 2 usage error or target unreachable.',
+    '',
+    'Examples:',
+    `  ${KEY_ENV}=sk_live_... petstore-mock snapshot --target https://staging.example.com/v1 --out staging.json`,
+    '  petstore-mock --state-file staging.json',
+    '  petstore-mock snapshot --target http://127.0.0.1:4010/v1 --key test-pro --out small.json --max 20',
+    '  petstore-mock snapshot --target http://127.0.0.1:4010/v1 --key test-pro --format world --out world.json',
+    '  curl -X PUT --data-binary @world.json http://127.0.0.1:4010/__mock/state',
+  ].join('\n')
+}
+
+/** The base address as given, checked: http(s), ending with /v1, no query; returned without a trailing slash. */
+function checkTarget(text: string): { ok: true; target: string } | { ok: false; message: string } {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    return { ok: false, message: `--target must be a URL like https://staging.example.com/v1, got ${JSON.stringify(text)}.` }
+  }
+  const path = url.pathname.replace(/\/+$/, '')
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || !path.endsWith('/v1'))
+    return {
+      ok: false,
+      message: `--target must be the http(s) base address ending with /v1 (e.g. https://staging.example.com/v1), got ${JSON.stringify(text)}.`,
+    }
+  if (url.username || url.password) return { ok: false, message: '--target must not hold a user or password: pass the API key with --key.' }
+  return { ok: true, target: `${url.origin}${path}` }
+}
+
+function wholeNumber(name: string, text: string | undefined, min: number, max: number): number | string | undefined {
+  if (text === undefined) return undefined
+  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+    return `--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`
+  return Number(text)
+}
+
+/** The command line checked into options, or the first problem with its fix. */
+function parseOptions(argv: string[], env: NodeJS.ProcessEnv): ParsedOptions {
+  let values: Record<string, string | boolean | undefined>
+  try {
+    ;({ values } = parseArgs({
+      args: argv,
+      strict: true,
+      allowPositionals: false,
+      options: {
+        target: { type: 'string' },
+        key: { type: 'string' },
+        out: { type: 'string' },
+        format: { type: 'string' },
+        max: { type: 'string' },
+        'max-wait': { type: 'string' },
+        help: { type: 'boolean' },
+      },
+    }))
+  } catch (error) {
+    return { ok: false, message: `${(error as Error).message}. See petstore-mock snapshot --help.` }
+  }
+  if (values.help) return 'help'
+  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined)
+  const targetText = text('target')
+  const key = text('key') ?? env[KEY_ENV]
+  const out = text('out')
+  if (targetText === undefined) return { ok: false, message: '--target URL is required: the base address ending with /v1.' }
+  if (!key) return { ok: false, message: `--key KEY (or ${KEY_ENV}) is required: an API key of the target.` }
+  // Checked here, without the key in the message: fetch would reject it with the value in its message.
+  if (!/^[\x21-\x7e]+$/.test(key)) return { ok: false, message: '--key must be printable ASCII without spaces (the key is not shown).' }
+  if (out === undefined) return { ok: false, message: '--out FILE is required: where to write the state.' }
+  const target = checkTarget(targetText)
+  if (!target.ok) return target
+  const format = text('format') ?? 'state-file'
+  if (!(FORMATS as readonly string[]).includes(format))
+    return { ok: false, message: `--format must be state-file or world, got ${JSON.stringify(format)}.` }
+  const max = wholeNumber('max', text('max'), 1, 1_000_000)
+  const maxWait = wholeNumber('max-wait', text('max-wait'), 0, 86_400) ?? 120
+  if (typeof max === 'string') return { ok: false, message: max }
+  if (typeof maxWait === 'string') return { ok: false, message: maxWait }
+  const options = { target: target.target, key, out: resolve(out), format: format as Format, max, maxWaitMs: maxWait * 1000 }
+  return { ok: true, options }
+}
+
+/** Checks, before any request spends quota, that the file can be written and that no change log would be replayed over it. */
+async function checkOut(options: SnapshotOptions): Promise<string | undefined> {
+  const folder = dirname(options.out)
+  if (!(await stat(folder).catch(() => undefined))?.isDirectory())
+    return `--out ${options.out}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
+  if ((await stat(options.out).catch(() => undefined))?.isDirectory()) return `--out ${options.out} is a folder: name a file in it.`
+  if (
+    !(await access(folder, constants.W_OK).then(
+      () => true,
+      () => false,
+    ))
+  )
+    return `--out ${options.out}: the folder ${folder} is not writable. Pick another --out.`
+  const log = await stat(`${options.out}.log`).catch(() => undefined)
+  if (options.format === 'state-file' && log !== undefined && log.size > 0)
+    return (
+      `--out ${options.out} has a change log ${options.out}.log (a server using it as --state-file runs, or crashed): ` +
+      'it would be replayed over the snapshot. Stop that server and delete the log, or pick another --out.'
+    )
+  return undefined
+}
+
+/** The pets as a world's state: real time, no counters, nextId one above the largest id read (also when --max leaves it out). */
+function worldOf(pets: ReadonlyMap<bigint, PetRecord>, max: number | undefined): WorldSnapshot {
+  const sorted = [...pets.values()].sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0))
+  const largest = sorted.at(-1)?.id ?? 0n
+  const nextId = largest >= 1n ? largest + 1n : 1n
+  const written = max === undefined ? sorted : sorted.slice(0, max)
+  const result = parseSnapshot({ version: 1, pets: written, nextId, rateLimits: {}, clock: { frozenAt: null, offset: 0 } })
+  // The pets passed the Pet schema and are unique by id, so this holds; checked so a broken file is never written.
+  if (!result.ok) throw new ReadError(`the pets read make no valid state: ${result.message}`, 1)
+  return result.snapshot
+}
+
+async function write(options: SnapshotOptions, world: WorldSnapshot): Promise<void> {
+  if (options.format === 'world') await writeFile(options.out, `${stringifySnapshot(world, 2)}\n`)
+  else await writeStateFile(options.out, { version: 1, logSeq: 0, sessions: new Map([['default', world]]) })
+}
+
+function summary(options: SnapshotOptions, world: WorldSnapshot, read: number, listings: readonly Listing[]): string[] {
+  const full = listings.filter((listing) => listing.full).map((listing) => listing.label)
+  const capped = world.pets.length < read ? `, the ${world.pets.length} lowest ids of ${read} read (--max)` : ''
+  const file = options.out
+  return [
+    ...(full.length === 0
+      ? []
+      : [
+          `  note: ${full.join(', ')} came back with ${PAGE_SIZE.max} pets, the API's page maximum: the target may hold more,`,
+          '  which no request can reach (the spec shows no paging beyond limit).',
+        ]),
+    `${PREFIX}: wrote ${world.pets.length} pets${capped} (nextId ${world.nextId}) to ${file}.`,
+    options.format === 'world'
+      ? `  Load it: curl -X PUT --data-binary @${file} http://127.0.0.1:4010/__mock/state, or petStore.restore(readFileSync('${file}', 'utf8')).`
+      : `  Start the mock from it: petstore-mock --state-file ${file}`,
+  ]
+}
+
+/**
+ * `petstore-mock snapshot ...`: resolves with the exit code.
+ *
+ * @example
+ * process.exitCode = await run(['--target', 'https://staging.example.com/v1', '--out', 'staging.json'], process.env)
+ */
+export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
+  const parsed = parseOptions(argv, env)
+  if (parsed === 'help') {
+    process.stdout.write(`${helpText()}\n`)
+    return 0
+  }
+  // The key is never printed, not even where the target's own messages repeat it.
+  const key = parsed.ok ? parsed.options.key : undefined
+  const report = (line: string) => void process.stderr.write(`${key ? line.split(key).join('<key>') : line}\n`)
+  const fail = (message: string, code: number) => {
+    report(`${PREFIX}: ${message}`)
+    return code
+  }
+  if (!parsed.ok) return fail(parsed.message, 2)
+  const { options } = parsed
+  const problem = await checkOut(options)
+  if (problem !== undefined) return fail(problem, 2)
+  report(
+    `${PREFIX}: reading ${options.target}: GET /pets?limit=${PAGE_SIZE.max} per status and once without one ` +
+      `(the API shows no paging, so at most ${PAGE_SIZE.max} pets per status, ~${PAGE_SIZE.max * 4} in all, are reachable).`,
+  )
+  let world: WorldSnapshot
+  let read: ReadResult
+  try {
+    read = await readPets({ target: options.target, key: options.key, maxWaitMs: options.maxWaitMs, report })
+    world = worldOf(read.pets, options.max)
+  } catch (error) {
+    if (error instanceof ReadError) return fail(error.message, error.exitCode)
+    throw error
+  }
+  try {
+    await write(options, world)
+  } catch (error) {
+    return fail(`could not write --out ${options.out}: ${(error as Error).message}.`, 2)
+  }
+  for (const line of summary(options, world, read.pets.size, read.listings)) report(line)
+  return 0
+}

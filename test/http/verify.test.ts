@@ -1,0 +1,521 @@
+/**
+ * `petstore-mock verify` (issue #15): black-box checks of a deployment, run as a user runs them (the built CLI)
+ * against the mock itself, the mock under other options, a small drifting server written here, and Prism; plus the
+ * report building on its own. Loopback only; every run is bounded by --max-requests and takes a few seconds at most.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http'
+import type { AddressInfo } from 'node:net'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { openApiDocument } from '../../src/openapi.js'
+import { applyPatch, mergePatches } from '../../src/verify/config.js'
+import { pageOf, retryAfterFormat, underBase } from '../../src/verify/describe.js'
+import { type CheckResult, formatJson, formatTable, type VerifyReport, verify } from '../../src/verify/index.js'
+import { redact } from '../../src/verify/report.js'
+import { closeServers, ensureBuilt, ROOT, runCli, startServer } from './support.js'
+
+interface JsonReport {
+  target: string
+  passed: number
+  failed: number
+  skipped: number
+  checks: { id: string; title: string; spec: string; expected: string; actual: string; ok: boolean | null; option: string | null }[]
+  config: Record<string, unknown>
+}
+
+let dir = ''
+beforeAll(async () => {
+  await ensureBuilt()
+  dir = await mkdtemp(join(tmpdir(), 'petstore-verify-'))
+}, 90_000)
+afterEach(closeServers)
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true })
+})
+
+const QUOTA = ['--free-key', 'test-free', '--allow-quota', '--max-wait', '0']
+const check = (report: JsonReport, id: string) => {
+  const found = report.checks.find((c) => c.id === id)
+  if (!found) throw new Error(`No check ${id} in the report: ${report.checks.map((c) => c.id).join(', ')}`)
+  return found
+}
+const parse = (stdout: string): JsonReport => JSON.parse(stdout) as JsonReport
+/** No stack trace: lines like "    at run (file.js:1:2)". */
+const NO_STACK = /^\s+at .+:\d+:\d+\)?$/m
+
+describe('verify against the mock itself', () => {
+  it('passes every check it runs, with writes, the quota and the ban, and exits 0', async () => {
+    const { url } = await startServer()
+    const result = await runCli([
+      'verify',
+      '--target',
+      `${url}/v1`,
+      '--key',
+      'test-pro',
+      '--allow-writes',
+      ...QUOTA,
+      '--allow-ban',
+      '--json',
+    ])
+    expect(result.stderr).toMatch(/request budget 200 \(--max-requests\)/)
+    const report = parse(result.stdout)
+    expect(report.checks.filter((c) => c.ok === false)).toEqual([])
+    expect(result.code).toBe(0)
+    expect(report.target).toBe(`${url}/v1`)
+    expect(report.passed).toBeGreaterThanOrEqual(30)
+    // Retry-After (up to a minute) is over --max-wait 0: that one check is skipped, never waited for in a test.
+    expect(report.checks.filter((c) => c.ok === null).map((c) => c.id)).toEqual(['rate.retry-after-honoured'])
+    for (const c of report.checks) {
+      expect(Object.keys(c).slice(0, 7)).toEqual(['id', 'title', 'spec', 'expected', 'actual', 'ok', 'option'])
+      expect(c.option).toBeNull()
+    }
+    expect(report.passed + report.failed + report.skipped).toBe(report.checks.length)
+  })
+
+  it('prints the budget first, then a table, and is read-only by default', async () => {
+    const { url, server } = await startServer()
+    const result = await runCli(['verify', '--target', `${url}/v1`, '--key', 'test-pro'])
+    expect(result.code).toBe(0)
+    const lines = result.stdout.split('\n')
+    expect(lines[0]).toMatch(
+      /^petstore-mock verify: http:\/\/127\.0\.0\.1:\d+\/v1, request budget 200 \(--max-requests\); this run plans at most \d+\./,
+    )
+    expect(result.stdout).toMatch(/RESULT\s+CHECK\s+SPEC SAYS\s+TARGET\s+MOCK\s+OPTION TO MATCH/)
+    expect(result.stdout).toMatch(/^skip\s+create\.ok/m)
+    expect(result.stdout).toMatch(/, 0 failed, \d+ skipped; \d+ of 200 requests used\./)
+    const posts = server.sessions.main.journal.find({ method: 'POST' })
+    expect(posts).toEqual([])
+  })
+})
+
+describe('verify against the mock under other options', () => {
+  it('names the options that differ, writes them with --write-config, and passes with --config of that file', async () => {
+    const { url } = await startServer({
+      queryValidation: 'lenient',
+      defaultStatus: 'available',
+      mediaTypeErrorStatus: 415,
+      rateLimit: { retryAfterFormat: 'http-date', unauthenticatedHeaders: 'omit' },
+    })
+    const file = join(dir, 'found.json')
+    const args = ['verify', '--target', `${url}/v1`, '--key', 'test-pro', '--allow-writes', ...QUOTA, '--json']
+    const first = await runCli([...args, '--write-config', file])
+    expect(first.code).toBe(1)
+    const report = parse(first.stdout)
+    expect(check(report, 'query.limit-out-of-range')).toMatchObject({ ok: false, option: 'queryValidation: "lenient"' })
+    expect(check(report, 'query.status-unknown')).toMatchObject({ ok: false, option: 'queryValidation: "lenient"' })
+    expect(check(report, 'create.default-status')).toMatchObject({ ok: false, option: 'defaultStatus: "available"' })
+    expect(check(report, 'create.missing-content-type')).toMatchObject({ ok: false, option: 'mediaTypeErrorStatus: 415' })
+    expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
+    expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
+    expect(report.checks.filter((c) => c.ok === false && c.option === null)).toEqual([])
+    const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
+    expect(written).toEqual({
+      $schema: './node_modules/petstore-mock/config.schema.json',
+      queryValidation: 'lenient',
+      defaultStatus: 'available',
+      mediaTypeErrorStatus: 415,
+      rateLimit: { retryAfterFormat: 'http-date', unauthenticatedHeaders: 'omit' },
+    })
+    const again = await runCli([...args, '--config', file])
+    expect(parse(again.stdout).checks.filter((c) => c.ok === false)).toEqual([])
+    expect(again.code).toBe(0)
+  })
+
+  it("keeps the verified config file's own keys in the file it writes, and finds a deprecation date", async () => {
+    const { url } = await startServer({ deprecatedAt: '2025-06-01T00:00:00Z', seed: 3 })
+    const base = join(dir, 'base.json')
+    await writeFile(base, JSON.stringify({ seed: 3, pets: 50, log: 'silent' }))
+    const file = join(dir, 'with-base.json')
+    const result = await runCli(['verify', '--target', `${url}/v1`, '--key', 'test-pro', '--config', base, '--write-config', file])
+    expect(result.code).toBe(1)
+    expect(result.stdout).toContain('deprecatedAt: "2025-06-01T00:00:00Z"')
+    expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ seed: 3, pets: 50, log: 'silent', deprecatedAt: '2025-06-01T00:00:00Z' })
+    expect((await runCli(['verify', '--target', `${url}/v1`, '--key', 'test-pro', '--config', file])).code).toBe(0)
+  })
+})
+
+/** Keys of the drifting server. The main key is echoed back in a header, to prove the report redacts it. */
+const DRIFT_KEY = 'drift-secret-key-0001'
+const DRIFT_FREE = 'drift-free-key-0002'
+
+/**
+ * A small Pet Store that drifts from the mock: a lenient query, 415 for a missing content type, "available" by
+ * default, no rate-limit headers on a 401, Retry-After as a date, 400 for a petId that is not an integer, no
+ * deprecation headers, and a text 404 for other paths (against the spec's Error body).
+ */
+function driftHandler(pets: { id: number; name: string; categoryId: number; status: string }[]) {
+  const windows = new Map<string, { start: number; count: number }>()
+  return (request: IncomingMessage, response: ServerResponse, body: string) => {
+    const url = new URL(request.url ?? '/', 'http://drift')
+    const send = (status: number, payload: unknown, headers: Record<string, string> = {}) => {
+      response.writeHead(status, { 'content-type': 'application/json', ...headers })
+      response.end(request.method === 'HEAD' ? undefined : JSON.stringify(payload))
+    }
+    const error = (status: number, headers: Record<string, string> = {}) =>
+      send(status, { code: `e${status}`, message: 'drift', status }, headers)
+    const token = /^Bearer (.+)$/.exec(request.headers.authorization ?? '')?.[1]
+    if (token !== DRIFT_KEY && token !== DRIFT_FREE) return error(401)
+    const now = Date.now()
+    const start = now - (now % 60_000)
+    const window = windows.get(token)?.start === start ? (windows.get(token) as { start: number; count: number }) : { start, count: 0 }
+    windows.set(token, window)
+    const limit = token === DRIFT_FREE ? 60 : 300
+    const reset = String((start + 60_000) / 1000)
+    if (window.count >= limit) {
+      const retry = new Date(start + 60_000).toUTCString()
+      return error(429, {
+        'x-ratelimit-limit': String(limit),
+        'x-ratelimit-remaining': '0',
+        'x-ratelimit-reset': reset,
+        'retry-after': retry,
+      })
+    }
+    window.count += 1
+    const rate = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - window.count), 'x-ratelimit-reset': reset }
+    const path = url.pathname
+    if (path === '/v1/pets' && (request.method === 'GET' || request.method === 'HEAD')) {
+      const raw = Number.parseInt(url.searchParams.get('limit') ?? '20', 10)
+      const size = Number.isNaN(raw) ? 20 : Math.min(100, Math.max(1, raw))
+      const status = url.searchParams.get('status')
+      return send(200, pets.filter((p) => status === null || p.status === status).slice(0, size), rate)
+    }
+    if (path === '/v1/pets' && request.method === 'POST') {
+      if (request.headers['content-type'] === undefined) return error(415, rate)
+      const pet = JSON.parse(body || '{}') as { name?: unknown; categoryId?: unknown; status?: string }
+      if (typeof pet.name !== 'string' || typeof pet.categoryId !== 'number') return error(400, rate)
+      const created = { id: pets.length + 1, name: pet.name, categoryId: pet.categoryId, status: pet.status ?? 'available' }
+      pets.push(created)
+      return send(201, created, { ...rate, location: `/v1/pets/${created.id}` })
+    }
+    const id = /^\/v1\/pets\/([^/]+)$/.exec(path)?.[1]
+    if (id !== undefined && request.method !== 'GET' && request.method !== 'HEAD') return error(405, { ...rate, allow: 'GET, HEAD' })
+    if (id !== undefined && !/^\d+$/.test(id)) return error(400, rate)
+    if (id !== undefined) {
+      const pet = pets.find((p) => String(p.id) === id)
+      return pet ? send(200, pet, { ...rate, link: `</v1/pets?key=${token}>; rel="successor-version"` }) : error(404, rate)
+    }
+    if (path === '/v1/store/orders') return send(200, [], rate)
+    response.writeHead(404, { 'content-type': 'text/plain', ...rate })
+    response.end('Not Found')
+  }
+}
+
+async function startDrift(): Promise<{ url: string; close: () => Promise<void> }> {
+  const statuses = ['available', 'pending', 'sold']
+  const pets = Array.from({ length: 30 }, (_, i) => ({
+    id: i + 1,
+    name: `Pet ${i + 1}`,
+    categoryId: 1 + (i % 4),
+    status: statuses[i % 3] as string,
+  }))
+  const handle = driftHandler(pets)
+  const server = createServer((request, response) => {
+    let body = ''
+    request.setEncoding('utf8')
+    request.on('data', (chunk: string) => {
+      body += chunk
+    })
+    request.on('end', () => handle(request, response, body))
+  })
+  await new Promise<void>((done) => server.listen(0, '127.0.0.1', done))
+  const { port } = server.address() as AddressInfo
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () => new Promise((done) => server.close(() => done())),
+  }
+}
+
+describe('verify against a drifting server', () => {
+  it('names each difference with its option, or marks it as no option or not as the spec says, and exits 1', async () => {
+    const drift = await startDrift()
+    try {
+      const args = ['verify', '--target', `${drift.url}/v1`, '--allow-writes', '--allow-quota', '--max-wait', '0']
+      const env = { PETSTORE_VERIFY_KEY: DRIFT_KEY, PETSTORE_VERIFY_FREE_KEY: DRIFT_FREE }
+      const result = await runCli([...args, '--json'], env)
+      expect(result.code).toBe(1)
+      expect(result.stderr).not.toMatch(NO_STACK)
+      const report = parse(result.stdout)
+      expect(check(report, 'query.limit-out-of-range')).toMatchObject({
+        ok: false,
+        actual: 'limit=0: 200, 1 pet (clamped to 1); limit=500: 200, up to 100 (clamped)',
+        option: 'queryValidation: "lenient"',
+      })
+      expect(check(report, 'create.missing-content-type')).toMatchObject({
+        ok: false,
+        actual: '415 Error',
+        option: 'mediaTypeErrorStatus: 415',
+      })
+      expect(check(report, 'create.default-status')).toMatchObject({ ok: false, option: 'defaultStatus: "available"' })
+      expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
+      expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
+      // Differences no option of the mock can make: named, with no option.
+      expect(check(report, 'get.non-integer-id')).toMatchObject({
+        ok: false,
+        actual: 'abc: 400 Error; 9223372036854775808: 404 Error',
+        option: null,
+      })
+      expect(check(report, 'get.deprecation-headers')).toMatchObject({ ok: false, option: null })
+      expect(check(report, 'route.unknown-path')).toMatchObject({ ok: false, option: null })
+      // Against the spec itself: a text 404 is no Error body and no JSON.
+      expect(check(report, 'errors.body')).toMatchObject({ ok: false, option: null })
+      expect(check(report, 'errors.body').actual).toContain('GET /petstore-mock-verify/no-such-path -> 404: the body is not JSON')
+      expect(check(report, 'bodies.json')).toMatchObject({ ok: false })
+      // What it does as the spec says, it passes.
+      for (const id of [
+        'list.ok',
+        'list.default-limit',
+        'list.status-filter',
+        'get.ok',
+        'create.ok',
+        'auth.missing-key',
+        'rate.limit-exceeded',
+      ])
+        expect(check(report, id).ok, id).toBe(true)
+      const table = await runCli(args, env)
+      expect(table.code).toBe(1)
+      expect(table.stdout).toMatch(/^FAIL\s+query\.limit-out-of-range/m)
+      expect(table.stdout).toContain('Not as the spec says: errors.body, bodies.json.')
+      for (const output of [result.stdout, result.stderr, table.stdout, table.stderr]) {
+        expect(output).not.toContain(DRIFT_KEY)
+        expect(output).not.toContain(DRIFT_FREE)
+      }
+      expect(check(report, 'get.deprecation-headers').actual).toContain('key=<redacted key>')
+    } finally {
+      await drift.close()
+    }
+  })
+})
+
+/** Starts Prism on a free port, serving the mock's OpenAPI document; resolves when it answers. */
+async function startPrism(): Promise<{ url: string; child: ChildProcess }> {
+  const probe = createServer()
+  await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
+  const { port } = probe.address() as AddressInfo
+  await new Promise<void>((done) => probe.close(() => done()))
+  const spec = join(dir, 'openapi.json')
+  await writeFile(spec, JSON.stringify(openApiDocument({ serverUrl: `http://127.0.0.1:${port}/v1` })))
+  const child = spawn(join(ROOT, 'node_modules/.bin/prism'), ['mock', spec, '-p', String(port), '-h', '127.0.0.1'], { stdio: 'ignore' })
+  const url = `http://127.0.0.1:${port}`
+  const deadline = Date.now() + 20_000
+  for (;;) {
+    const up = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer x' } }).then(
+      (response) => response.ok,
+      () => false,
+    )
+    if (up) return { url, child }
+    if (Date.now() > deadline || child.exitCode !== null) {
+      child.kill('SIGKILL')
+      throw new Error(`Prism did not answer on ${url} within 20 s.`)
+    }
+    await new Promise((done) => setTimeout(done, 100))
+  }
+}
+
+describe('verify against an implementation nobody here wrote', () => {
+  it('ends with a clean report against Prism (which serves the paths without /v1), never a crash', async () => {
+    const { url, child } = await startPrism()
+    try {
+      const args = ['verify', '--target', url, '--key', 'prism-main-key-0001', '--allow-writes', '--free-key', 'prism-free-key-0002']
+      const result = await runCli([...args, '--allow-quota', '--max-wait', '0', '--json'])
+      expect([0, 1]).toContain(result.code)
+      expect(result.stderr).not.toMatch(NO_STACK)
+      const report = parse(result.stdout)
+      expect(report.checks.length).toBeGreaterThan(30)
+      expect(check(report, 'list.ok').ok).toBe(true)
+      expect(report.checks.every((c) => typeof c.actual === 'string' && !c.actual.startsWith('could not check'))).toBe(true)
+      expect(result.stdout + result.stderr).not.toContain('prism-main-key-0001')
+    } finally {
+      child.kill('SIGKILL')
+    }
+  }, 30_000)
+})
+
+describe('verify refusing to run', () => {
+  it('exits 2 naming the URL when the target cannot be reached, without printing the key', async () => {
+    const probe = createServer()
+    await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
+    const { port } = probe.address() as AddressInfo
+    await new Promise<void>((done) => probe.close(() => done()))
+    const result = await runCli(['verify', '--target', `http://127.0.0.1:${port}/v1`, '--key', 'sk-unreachable-secret-9'])
+    expect(result.code).toBe(2)
+    expect(result.stderr).toContain(`petstore-mock verify: cannot reach http://127.0.0.1:${port}/v1: ECONNREFUSED`)
+    expect(result.stdout + result.stderr).not.toContain('sk-unreachable-secret-9')
+    expect(result.stderr).not.toMatch(NO_STACK)
+  })
+
+  it('exits 2 for a bad option, a missing key or a quota check without a free key, naming the fix', async () => {
+    const bad = await runCli(['verify', '--target', 'http://127.0.0.1:9/v1', '--key', 'k', '--bogus'])
+    expect(bad).toMatchObject({ code: 2, stdout: '' })
+    expect(bad.stderr).toBe("petstore-mock verify: Unknown option '--bogus'. Run petstore-mock verify --help for the options.\n")
+    const noKey = await runCli(['verify', '--target', 'http://127.0.0.1:9/v1'])
+    expect(noKey.code).toBe(2)
+    expect(noKey.stderr).toContain('--key is required')
+    const noFree = await runCli(['verify', '--target', 'http://127.0.0.1:9/v1', '--key', 'k', '--allow-quota'])
+    expect(noFree.code).toBe(2)
+    expect(noFree.stderr).toContain('--allow-quota needs --free-key KEY')
+    const budget = await runCli(['verify', '--target', 'http://127.0.0.1:9/v1', '--key', 'k', '--max-requests', 'lots'])
+    expect(budget.stderr).toContain('--max-requests must be a whole number from 1 to 100000, got "lots".')
+  })
+
+  it('exits 2 when the target refuses the key, and never prints the key anywhere', async () => {
+    const { url } = await startServer({ keys: [{ key: 'sk-verify-secret-1234', plan: 'pro' }] })
+    const refused = await runCli(['verify', '--target', `${url}/v1`, '--key', 'sk-verify-wrong-5678'])
+    expect(refused.code).toBe(2)
+    expect(refused.stderr).toContain('refused the key given with --key')
+    expect(refused.stderr).not.toContain('sk-verify-wrong-5678')
+    const ok = await runCli(['verify', '--target', `${url}/v1`, '--json'], { PETSTORE_VERIFY_KEY: 'sk-verify-secret-1234' })
+    expect(ok.code).toBe(0)
+    expect(ok.stdout + ok.stderr).not.toContain('sk-verify-secret-1234')
+  })
+
+  it('lists every option with an example in --help', async () => {
+    const help = await runCli(['verify', '--help'])
+    expect(help.code).toBe(0)
+    for (const flag of [
+      'target',
+      'key',
+      'free-key',
+      'config',
+      'allow-writes',
+      'allow-quota',
+      'allow-ban',
+      'max-requests',
+      'max-wait',
+      'timeout',
+      'write-config',
+      'json',
+    ])
+      expect(help.stdout).toMatch(new RegExp(`--${flag}\\b[^\\n]*\\n\\s+e\\.g\\. --${flag}\\b`))
+  })
+})
+
+describe('the report, built in-process', () => {
+  it('keeps the budget: checks past --max-requests are skipped, never sent', async () => {
+    const { url, server } = await startServer()
+    const report = await verify({ target: `${url}/v1`, key: 'test-pro', maxRequests: 10 })
+    expect(report.budget).toMatchObject({ max: 10, used: 10 })
+    expect(report.failed).toBe(0)
+    expect(report.skipped).toBeGreaterThan(10)
+    expect(report.checks.find((c) => c.id === 'auth.missing-key')?.skipped).toMatch(
+      /left in the budget \(--max-requests\)|budget is used up/,
+    )
+    expect(server.sessions.main.journal.find({}).length).toBeLessThanOrEqual(10)
+  })
+
+  it('uses the fetch it is given, and redacts the key from what the target echoes', async () => {
+    const { url } = await startServer({ keys: [{ key: 'sk-in-process-key-42', plan: 'pro' }] })
+    const echoing: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      const headers = new Headers(response.headers)
+      headers.set('link', '<https://example.test/?k=sk-in-process-key-42>')
+      return new Response(await response.arrayBuffer(), { status: response.status, headers })
+    }
+    const report = await verify({ target: `${url}/v1`, key: 'sk-in-process-key-42', fetch: echoing })
+    expect(JSON.stringify(report)).not.toContain('sk-in-process-key-42')
+    expect(report.checks.find((c) => c.id === 'get.deprecation-headers')?.actual).toContain('<redacted key>')
+  })
+
+  it('waits out a short Retry-After itself, sends nothing before it, and is served again', async () => {
+    const { url } = await startServer()
+    let freeRequests = 0
+    let limitedUntil = 0
+    let early = 0
+    // The free key's 3rd request gets a 429 with Retry-After: 1; everything else goes to the mock server.
+    const shortLimit: typeof fetch = async (input, init) => {
+      if (new Headers(init?.headers).get('authorization') !== 'Bearer test-free') return fetch(input, init)
+      if (Date.now() < limitedUntil) early += 1
+      freeRequests += 1
+      if (freeRequests !== 3) return fetch(input, init)
+      limitedUntil = Date.now() + 1000
+      const headers = { 'content-type': 'application/json', 'retry-after': '1', 'x-ratelimit-remaining': '0' }
+      return new Response(JSON.stringify({ code: 'rate_limited', message: 'Slow down.', status: 429 }), { status: 429, headers })
+    }
+    const report = await verify({
+      target: `${url}/v1`,
+      key: 'test-pro',
+      freeKey: 'test-free',
+      allowQuota: true,
+      maxWaitSeconds: 5,
+      fetch: shortLimit,
+    })
+    const honoured = report.checks.find((c) => c.id === 'rate.retry-after-honoured')
+    expect(honoured).toMatchObject({ ok: true, actual: '200 after waiting 1 s (Retry-After 1)' })
+    expect(early).toBe(0)
+  })
+
+  it('merges the options found, and reports two that cannot both hold as a conflict', () => {
+    const lenient = { label: 'queryValidation: "lenient"', config: { queryValidation: 'lenient' } }
+    const strict = { label: 'queryValidation: "strict"', config: { queryValidation: 'strict' } }
+    const format = { label: 'rateLimit.retryAfterFormat: "http-date"', config: { rateLimit: { retryAfterFormat: 'http-date' } } }
+    const omit = { label: 'rateLimit.unauthenticatedHeaders: "omit"', config: { rateLimit: { unauthenticatedHeaders: 'omit' } } }
+    const merged = mergePatches([
+      { check: 'query.limit-out-of-range', patch: lenient },
+      { check: 'query.status-unknown', patch: strict },
+      { check: 'rate.retry-after-format', patch: format },
+      { check: 'rate.unauthenticated-headers', patch: omit },
+    ])
+    expect(merged.config).toEqual({
+      queryValidation: 'lenient',
+      rateLimit: { retryAfterFormat: 'http-date', unauthenticatedHeaders: 'omit' },
+    })
+    expect(merged.conflicts).toEqual([
+      'queryValidation: query.status-unknown needs "strict", query.limit-out-of-range needs "lenient" (kept)',
+    ])
+    expect(
+      applyPatch(
+        { defaultStatus: 'sold', rateLimit: { banAfterEarlyRetries: 3 } },
+        { defaultStatus: undefined, rateLimit: { retryAfterFormat: 'http-date' } },
+      ),
+    ).toEqual({
+      rateLimit: { banAfterEarlyRetries: 3, retryAfterFormat: 'http-date' },
+    })
+  })
+
+  it('reads pages, Retry-After and paths the same on both sides whatever their data', () => {
+    const clamp: [string, number][] = [
+      ['up to 100 (clamped)', 100],
+      ['the default 20', 20],
+    ]
+    expect(pageOf(50, 50, clamp)).toBe('up to 100 (clamped)')
+    expect(pageOf(100, 1000, clamp)).toBe('up to 100 (clamped)')
+    expect(pageOf(20, 1000, clamp)).toBe('the default 20')
+    expect(pageOf(500, 1000, clamp)).toBe('500 pets, over the maximum 100')
+    expect(retryAfterFormat('42')).toBe('Retry-After in delta-seconds')
+    expect(retryAfterFormat('Thu, 05 Dec 2030 00:00:00 GMT')).toBe('Retry-After as an HTTP-date')
+    expect(underBase('</v1/pets>; rel="successor-version"', '/v1')).toBe('<{base}/pets>; rel="successor-version"')
+    expect(underBase('https://api.example/v1/pets/7', '/v1')).toBe('(absolute) {base}/pets/7')
+    expect(redact('Bearer abc-123 and abc-123', ['abc-123', ''])).toBe('Bearer <redacted key> and <redacted key>')
+  })
+
+  it('formats the table within its width and the JSON with the documented keys', () => {
+    const result: CheckResult = {
+      id: 'query.status-unknown',
+      kind: 'decision',
+      title: 'An unknown status value',
+      spec: 'Not shown: decision row 7',
+      expected: 'status=x: 400 Error',
+      actual: 'status=x: 200, no pets',
+      ok: false,
+      option: 'queryValidation: "lenient"',
+    }
+    const report: VerifyReport = {
+      target: 'http://127.0.0.1:4010/v1',
+      passed: 0,
+      failed: 1,
+      skipped: 0,
+      budget: { max: 200, planned: 30, used: 1 },
+      checks: [result],
+      config: { queryValidation: 'lenient' },
+      conflicts: [],
+    }
+    const table = formatTable(report, 120)
+    expect(Math.max(...table.split('\n').map((line) => line.length))).toBeLessThanOrEqual(120)
+    expect(table).toContain('Options that make the mock answer like the target: queryValidation: "lenient".')
+    const json = JSON.parse(formatJson(report)) as JsonReport
+    expect(Object.keys(json)).toEqual(['target', 'passed', 'failed', 'skipped', 'budget', 'checks', 'config', 'conflicts'])
+    expect(json.checks[0]).toMatchObject({ id: 'query.status-unknown', ok: false, option: 'queryValidation: "lenient"' })
+  })
+})
