@@ -6,6 +6,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import Ajv2020 from 'ajv/dist/2020.js'
+import addFormats from 'ajv-formats'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigSchema, configJsonSchema, loadConfig } from '../../src/hosts/config-file.js'
 import { createPetStore } from '../../src/index.js'
@@ -124,6 +125,7 @@ describe('the config file JSON Schema', () => {
 
   it('accepts the test example and refuses a typo, as the mock does', () => {
     const ajv = new Ajv2020.default({ strict: false })
+    addFormats.default(ajv)
     const validate = ajv.compile(JSON.parse(configJsonSchema()) as object)
     expect(validate(EXAMPLE), JSON.stringify(validate.errors)).toBe(true)
     expect(validate({ ...EXAMPLE, prot: 1 })).toBe(false)
