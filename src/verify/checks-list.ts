@@ -1,11 +1,11 @@
 /**
  * `GET /pets`: the spec's page size and status filter, and the decisions about a `limit` or `status` the spec
- * leaves open (docs/spec-decisions.md row 7).
+ * leaves open and the order of the pets (docs/spec-decisions.md rows 6, 7).
  */
 import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
 import { brief, listSummary, petsOf, petsProblem } from './describe.js'
 import { firstPage, largestPage, petCount, probe } from './requests.js'
-import type { Check, Observation, OptionPatch, Side } from './types.js'
+import { type Check, type Observation, type OptionPatch, type Side, Skip } from './types.js'
 
 const QUERY_OPTIONS: OptionPatch[] = [
   { label: 'queryValidation: "lenient"', config: { queryValidation: 'lenient' } },
@@ -65,6 +65,19 @@ async function statusFilter(side: Side): Promise<Observation> {
   return { summary: parts.join('; '), pass }
 }
 
+/** The order of the largest page, by id (never the ids themselves: they are the side's data). */
+async function order(side: Side): Promise<Observation> {
+  const ids = (petsOf(await largestPage(side)) ?? [])
+    .map((pet) => (pet as { id?: unknown } | null)?.id)
+    .filter((id): id is bigint | number => typeof id === 'bigint' || (typeof id === 'number' && Number.isInteger(id)))
+    .map((id) => BigInt(id))
+  if (ids.length < 2) throw new Skip(`the ${side.name} lists fewer than 2 pets with an id: no order to see`)
+  const pairs = ids.slice(1).map((id, i) => [ids[i] as bigint, id] as const)
+  if (pairs.every(([a, b]) => a < b)) return { summary: 'ascending id' }
+  if (pairs.every(([a, b]) => a > b)) return { summary: 'descending id' }
+  return { summary: 'in no order of id' }
+}
+
 /** Sends `GET /pets?<query>` and reads the answer against the side's own pets. */
 async function listWith(side: Side, query: string, readings: readonly (readonly [string, number])[]): Promise<string> {
   const total = await petCount(side)
@@ -103,6 +116,14 @@ export const LIST_CHECKS: readonly Check[] = [
     spec: '`status` (available, pending, sold): "Return only animals with this status" (GET /pets)',
     cost: PET_STATUSES.length,
     run: statusFilter,
+  },
+  {
+    id: 'list.order',
+    kind: 'decision',
+    title: 'The order of the pets in GET /pets',
+    spec: 'Order and page navigation: not shown. Decision row 6: the first `limit` pets in ascending id order',
+    cost: 0,
+    run: order,
   },
   {
     id: 'query.limit-out-of-range',

@@ -1,11 +1,13 @@
 /**
  * `GET /pets/{petId}` and `POST /pets`: the spec's statuses and bodies, the deprecation, and the decisions about
- * ids, media types, a default status and `Location` (docs/spec-decisions.md rows 2, 15, 16, 17, 20).
+ * ids, media types (no Content-Type, a charset, a Content-Encoding), a default status and `Location`
+ * (docs/spec-decisions.md rows 2, 15, 16, 17, 20).
  */
+import { gzipSync } from 'node:zlib'
 import { PET_STATUSES, SUNSET } from '../spec.js'
 import { brief, petProblem, underBase } from './describe.js'
 import { createdPet, listedPet, listedPetId, unusedPet } from './requests.js'
-import { type Check, type Exchange, type Observation, type RunContext, type Side, Skip } from './types.js'
+import { type Check, type Exchange, type Observation, type OptionPatch, type RunContext, type Side, Skip } from './types.js'
 
 async function getOk(side: Side): Promise<Observation> {
   const id = await listedPetId(side)
@@ -74,6 +76,33 @@ async function noContentType(side: Side, context: RunContext): Promise<Observati
   const answer = await side.send({ method: 'POST', path: '/pets', auth: 'key', body })
   return { summary: answer.status === 201 ? '201, stored' : brief(answer) }
 }
+
+/** A JSON body in another charset, and one compressed with gzip: the two other media-type refusals of row 17. */
+async function charsetAndEncoding(side: Side, context: RunContext): Promise<Observation> {
+  const json = JSON.stringify({ name: context.marker, categoryId: 1 })
+  const charset = await side.send({
+    method: 'POST',
+    path: '/pets',
+    auth: 'key',
+    contentType: 'application/json; charset=iso-8859-1',
+    body: new TextEncoder().encode(json),
+  })
+  const gzip = await side.send({
+    method: 'POST',
+    path: '/pets',
+    auth: 'key',
+    contentType: 'application/json',
+    contentEncoding: 'gzip',
+    body: new Uint8Array(gzipSync(json)),
+  })
+  const read = (answer: Exchange) => (answer.status === 201 ? '201, stored' : brief(answer))
+  return { summary: `charset=iso-8859-1: ${read(charset)}; Content-Encoding gzip: ${read(gzip)}` }
+}
+
+const MEDIA_TYPE_OPTIONS: OptionPatch[] = [
+  { label: 'mediaTypeErrorStatus: 415', config: { mediaTypeErrorStatus: 415 } },
+  { label: 'mediaTypeErrorStatus: 400', config: { mediaTypeErrorStatus: 400 } },
+]
 
 async function defaultStatus(side: Side, context: RunContext): Promise<Observation> {
   const answer = await side.send({
@@ -169,10 +198,17 @@ export const PET_CHECKS: readonly Check[] = [
     needs: 'writes',
     cost: 1,
     run: noContentType,
-    candidates: () => [
-      { label: 'mediaTypeErrorStatus: 415', config: { mediaTypeErrorStatus: 415 } },
-      { label: 'mediaTypeErrorStatus: 400', config: { mediaTypeErrorStatus: 400 } },
-    ],
+    candidates: () => MEDIA_TYPE_OPTIONS,
+  },
+  {
+    id: 'create.charset-encoding',
+    kind: 'decision',
+    title: 'A JSON body in charset iso-8859-1, and one with Content-Encoding gzip',
+    spec: '"All request and response bodies are application/json"; another charset or a compressed body: not shown. Decision row 17: 400',
+    needs: 'writes',
+    cost: 2,
+    run: charsetAndEncoding,
+    candidates: () => MEDIA_TYPE_OPTIONS,
   },
   {
     id: 'create.default-status',

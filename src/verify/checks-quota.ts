@@ -1,7 +1,7 @@
 /**
  * The free key's quota (`--free-key KEY --allow-quota`): the 429, its `Retry-After` and headers, the kind of
- * window, waiting `Retry-After` out, and (only with `--allow-ban`) the ban for retrying early (docs/spec-decisions.md
- * rows 22, 27, 28, 29, 30, 31).
+ * window, waiting `Retry-After` out, and (only with `--allow-ban`) the ban for retrying early; last, that the 429s
+ * used no quota (docs/spec-decisions.md rows 22, 24, 27, 28, 29, 30, 31).
  */
 import { PLAN_LIMITS } from '../spec.js'
 import { brief, rateHeadersOf, retryAfterFormat } from './describe.js'
@@ -102,15 +102,40 @@ async function window(side: Side): Promise<Observation> {
   return { summary: `it resets ${Math.round(ahead)} s after the 429, not on a UTC minute: not a fixed UTC window` }
 }
 
+/** The free key's first request after the 429: the side's gate waits until Retry-After has passed (or skips, over --max-wait). */
+const afterRetry = (side: Side): Promise<Exchange> => side.once('after-retry', () => listOne(side))
+
 async function honoured(side: Side): Promise<Observation> {
   const limited = await limitedAnswer(side)
   const waitMs = Math.max(0, side.retryAt('free') - side.now())
-  // The side's gate waits until Retry-After has passed (or skips the check, over --max-wait).
-  const answer = await listOne(side)
+  const answer = await afterRetry(side)
   const waited = `${Math.ceil(waitMs / 1000)} s (Retry-After ${limited.headers['retry-after'] ?? 'missing'})`
   return {
     summary: answer.status === 200 ? `200 after waiting ${waited}` : `${brief(answer)} after waiting ${waited}`,
     pass: answer.status === 200,
+  }
+}
+
+/** Every 429 of the free key says Remaining 0, and the next window counts only its own request: 429s use no quota. */
+async function uncounted(side: Side): Promise<Observation> {
+  // Only read what rate.retry-after-honoured sent: waiting Retry-After out is that check's (and --max-wait's) call.
+  const next = await side.once<Exchange>('after-retry', () => Promise.reject(new Skip('no request was sent after Retry-After')))
+  const run = await quota(side)
+  const limit = rateHeadersOf(run.first, run.first.at).limit
+  const headers = rateHeadersOf(next, next.at)
+  if (next.status !== 200 || headers.remaining === undefined || headers.limit === undefined)
+    throw new Skip(
+      `the request after Retry-After got ${brief(next)}${next.status === 200 ? ' without X-RateLimit-Limit and -Remaining' : ''}`,
+    )
+  if (headers.limit !== limit) throw new Skip(`after Retry-After the headers report another window (X-RateLimit-Limit ${headers.limit})`)
+  const zero = side.log
+    .filter((answer) => answer.auth === 'free' && answer.status === 429)
+    .every((answer) => answer.headers['x-ratelimit-remaining']?.trim() === '0')
+  const counted = headers.limit - headers.remaining
+  return {
+    summary: `${zero ? 'every 429 says' : 'not every 429 says'} X-RateLimit-Remaining 0; after Retry-After, ${
+      counted === 1 ? 'only that request is counted' : `${counted} requests are counted, not only that one`
+    }`,
   }
 }
 
@@ -223,5 +248,14 @@ export const QUOTA_CHECKS: readonly Check[] = [
         },
       ]
     },
+  },
+  {
+    id: 'rate.429-uncounted',
+    kind: 'decision',
+    title: 'A request answered 429 uses no quota',
+    spec: 'Not shown. Decision row 24: a 429 uses no quota (Remaining stays 0; the next window counts only its own requests)',
+    needs: 'quota',
+    cost: 0,
+    run: uncounted,
   },
 ]

@@ -1,11 +1,11 @@
 /**
  * Keys and routes: 401 on every operation without a valid key (the spec), and the decisions about the headers
- * of a 401, other paths and methods, the order of checks, HEAD and which requests count (docs/spec-decisions.md
- * rows 9, 21, 24, 26, 46).
+ * of a 401, other paths and methods, the order of checks, HEAD and which requests count (a 404, a 401, a 400)
+ * (docs/spec-decisions.md rows 9, 21, 24, 26, 46).
  */
 import { brief, rateHeaderNames, rateHeadersOf, UNUSED_ID } from './describe.js'
 import { operations, probe, withoutValidKey } from './requests.js'
-import { type Auth, type Check, type Observation, type RunContext, type Side, Skip } from './types.js'
+import { type Auth, type Check, type Exchange, type Observation, type RunContext, type Side, Skip } from './types.js'
 
 /** A path under the base address that no operation has. */
 const UNKNOWN_PATH = '/petstore-mock-verify/no-such-path'
@@ -67,6 +67,34 @@ async function counting(side: Side): Promise<Observation> {
   return {
     summary: `a 404 ${notFoundCounts ? 'counts' : 'does not count'}; a 401 ${unauthenticatedCounts ? 'counts' : 'does not count'}`,
   }
+}
+
+/** GETs a service may answer 400: a limit outside 1..100 (the mock's 400, row 7), else a petId that is not an integer. */
+const BAD_REQUESTS = ['/pets?limit=0', '/pets/abc'] as const
+
+/** Remaining before a 400 (the answer just before it), on it and after it: does the 400 use quota? */
+async function countingBadRequest(side: Side): Promise<Observation> {
+  let previous = await side.send({ path: '/pets?limit=1', auth: 'key' })
+  let bad: Exchange | undefined
+  for (const path of BAD_REQUESTS) {
+    const answer = await side.send({ path, auth: 'key' })
+    if (answer.status === 400) {
+      bad = answer
+      break
+    }
+    previous = answer
+  }
+  if (!bad) throw new Skip(`the ${side.name} answers neither ${BAD_REQUESTS.join(' nor ')} with 400: no 400 to count`)
+  const after = await side.send({ path: '/pets?limit=1', auth: 'key' })
+  const [a, b, c] = [previous, bad, after].map((answer) => rateHeadersOf(answer, answer.at))
+  if (a?.remaining === undefined || b?.remaining === undefined || c?.remaining === undefined)
+    throw new Skip(`the ${side.name} sends no X-RateLimit-Remaining to count with`)
+  if (a.reset !== b.reset || b.reset !== c.reset) throw new Skip('the rate-limit window changed between the requests: run verify again')
+  if (c.remaining >= a.remaining) return { summary: `X-RateLimit-Remaining stays at ${a.remaining}: no request counts` }
+  const counts = a.remaining - b.remaining
+  if (![0, 1].includes(counts) || b.remaining - c.remaining !== 1)
+    throw new Skip(`X-RateLimit-Remaining went ${a.remaining}, ${b.remaining}, ${c.remaining}: other clients used the key meanwhile`)
+  return { summary: counts ? 'a 400 counts (X-RateLimit-Remaining down by one)' : 'a 400 does not count (X-RateLimit-Remaining unchanged)' }
 }
 
 export const ROUTE_CHECKS: readonly Check[] = [
@@ -138,5 +166,13 @@ export const ROUTE_CHECKS: readonly Check[] = [
     spec: 'Not shown. Decision row 24: every request with a valid key counts, whatever its answer; a 401 does not',
     cost: 4,
     run: counting,
+  },
+  {
+    id: 'rate.counting-400',
+    kind: 'decision',
+    title: 'A request answered 400 uses quota',
+    spec: 'Not shown. Decision row 24: every request with a valid key counts, a 400 (e.g. limit=0) too',
+    cost: 4,
+    run: countingBadRequest,
   },
 ]

@@ -101,6 +101,7 @@ function createSide(parts: SideParts): Side {
     const token = tokenOf(request.auth, parts.keys)
     if (token !== undefined) headers.authorization = `Bearer ${token}`
     if (request.contentType !== undefined) headers['content-type'] = request.contentType
+    if (request.contentEncoding !== undefined) headers['content-encoding'] = request.contentEncoding
     const init: RequestInit = { method: request.method ?? 'GET', headers }
     if (request.body !== undefined) init.body = request.body as BodyInit
     let exchange: Exchange

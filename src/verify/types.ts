@@ -14,6 +14,8 @@ export interface SideRequest {
   readonly auth: Auth
   readonly body?: string | Uint8Array
   readonly contentType?: string
+  /** A `Content-Encoding` header (the body is sent as given, already encoded). */
+  readonly contentEncoding?: string
   /** Hand a 429 back as it is, instead of waiting for its `Retry-After` and trying once more. */
   readonly raw?: boolean
   /** Send even before the key's `Retry-After` has passed: only the ban check does (`--allow-ban`). */

@@ -22,6 +22,7 @@ interface JsonReport {
   passed: number
   failed: number
   skipped: number
+  budget: { max: number; planned: number; used: number }
   checks: { id: string; title: string; spec: string; expected: string; actual: string; ok: boolean | null; option: string | null }[]
   config: Record<string, unknown>
 }
@@ -66,8 +67,14 @@ describe('verify against the mock itself', () => {
     expect(result.code).toBe(0)
     expect(report.target).toBe(`${url}/v1`)
     expect(report.passed).toBeGreaterThanOrEqual(30)
-    // Retry-After (up to a minute) is over --max-wait 0: that one check is skipped, never waited for in a test.
-    expect(report.checks.filter((c) => c.ok === null).map((c) => c.id)).toEqual(['rate.retry-after-honoured'])
+    // Retry-After (up to a minute) is over --max-wait 0: the check that waits, and the one reading its answer, are
+    // skipped, never waited for in a test.
+    expect(report.checks.filter((c) => c.ok === null).map((c) => c.id)).toEqual(['rate.retry-after-honoured', 'rate.429-uncounted'])
+    for (const id of ['list.order', 'create.charset-encoding', 'rate.counting-400']) expect(check(report, id).ok, id).toBe(true)
+    expect(check(report, 'rate.counting-400').actual).toBe('a 400 counts (X-RateLimit-Remaining down by one)')
+    // The budget printed first holds every request sent.
+    expect(report.budget.used).toBeLessThanOrEqual(report.budget.planned)
+    expect(result.stderr).toContain(`this run plans at most ${report.budget.planned}.`)
     for (const c of report.checks) {
       expect(Object.keys(c).slice(0, 7)).toEqual(['id', 'title', 'spec', 'expected', 'actual', 'ok', 'option'])
       expect(c.option).toBeNull()
@@ -108,6 +115,7 @@ describe('verify against the mock under other options', () => {
     expect(check(report, 'query.status-unknown')).toMatchObject({ ok: false, option: 'queryValidation: "lenient"' })
     expect(check(report, 'create.default-status')).toMatchObject({ ok: false, option: 'defaultStatus: "available"' })
     expect(check(report, 'create.missing-content-type')).toMatchObject({ ok: false, option: 'mediaTypeErrorStatus: 415' })
+    expect(check(report, 'create.charset-encoding')).toMatchObject({ ok: false, option: 'mediaTypeErrorStatus: 415' })
     expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
     expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
     expect(report.checks.filter((c) => c.ok === false && c.option === null)).toEqual([])
@@ -142,9 +150,10 @@ const DRIFT_KEY = 'drift-secret-key-0001'
 const DRIFT_FREE = 'drift-free-key-0002'
 
 /**
- * A small Pet Store that drifts from the mock: a lenient query, 415 for a missing content type, "available" by
- * default, no rate-limit headers on a 401, Retry-After as a date, 400 for a petId that is not an integer, no
- * deprecation headers, and a text 404 for other paths (against the spec's Error body).
+ * A small Pet Store that drifts from the mock: a lenient query, 415 for a missing content type, another charset or
+ * a Content-Encoding, "available" by default, no rate-limit headers on a 401, Retry-After as a date, 400 for a petId
+ * that is not an integer, no quota used by a 400, no deprecation headers, and a text 404 for other paths (against the
+ * spec's Error body).
  */
 function driftHandler(pets: { id: number; name: string; categoryId: number; status: string }[]) {
   const windows = new Map<string, { start: number; count: number }>()
@@ -175,6 +184,11 @@ function driftHandler(pets: { id: number; name: string; categoryId: number; stat
     }
     window.count += 1
     const rate = { 'x-ratelimit-limit': String(limit), 'x-ratelimit-remaining': String(limit - window.count), 'x-ratelimit-reset': reset }
+    // A 400 gives its request back: it uses no quota.
+    const badRequest = () => {
+      window.count -= 1
+      return error(400, { ...rate, 'x-ratelimit-remaining': String(limit - window.count) })
+    }
     const path = url.pathname
     if (path === '/v1/pets' && (request.method === 'GET' || request.method === 'HEAD')) {
       const raw = Number.parseInt(url.searchParams.get('limit') ?? '20', 10)
@@ -183,16 +197,22 @@ function driftHandler(pets: { id: number; name: string; categoryId: number; stat
       return send(200, pets.filter((p) => status === null || p.status === status).slice(0, size), rate)
     }
     if (path === '/v1/pets' && request.method === 'POST') {
-      if (request.headers['content-type'] === undefined) return error(415, rate)
+      const type = request.headers['content-type']
+      const charset = /charset=([^;]+)/i
+        .exec(type ?? '')?.[1]
+        ?.trim()
+        .toLowerCase()
+      if (type === undefined || (charset !== undefined && charset !== 'utf-8') || request.headers['content-encoding'] !== undefined)
+        return error(415, rate)
       const pet = JSON.parse(body || '{}') as { name?: unknown; categoryId?: unknown; status?: string }
-      if (typeof pet.name !== 'string' || typeof pet.categoryId !== 'number') return error(400, rate)
+      if (typeof pet.name !== 'string' || typeof pet.categoryId !== 'number') return badRequest()
       const created = { id: pets.length + 1, name: pet.name, categoryId: pet.categoryId, status: pet.status ?? 'available' }
       pets.push(created)
       return send(201, created, { ...rate, location: `/v1/pets/${created.id}` })
     }
     const id = /^\/v1\/pets\/([^/]+)$/.exec(path)?.[1]
     if (id !== undefined && request.method !== 'GET' && request.method !== 'HEAD') return error(405, { ...rate, allow: 'GET, HEAD' })
-    if (id !== undefined && !/^\d+$/.test(id)) return error(400, rate)
+    if (id !== undefined && !/^\d+$/.test(id)) return badRequest()
     if (id !== undefined) {
       const pet = pets.find((p) => String(p.id) === id)
       return pet ? send(200, pet, { ...rate, link: `</v1/pets?key=${token}>; rel="successor-version"` }) : error(404, rate)
@@ -248,6 +268,12 @@ describe('verify against a drifting server', () => {
         actual: '415 Error',
         option: 'mediaTypeErrorStatus: 415',
       })
+      expect(check(report, 'create.charset-encoding')).toMatchObject({
+        ok: false,
+        actual: 'charset=iso-8859-1: 415 Error; Content-Encoding gzip: 415 Error',
+        expected: 'charset=iso-8859-1: 400 Error; Content-Encoding gzip: 400 Error',
+        option: 'mediaTypeErrorStatus: 415',
+      })
       expect(check(report, 'create.default-status')).toMatchObject({ ok: false, option: 'defaultStatus: "available"' })
       expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
       expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
@@ -259,6 +285,13 @@ describe('verify against a drifting server', () => {
       })
       expect(check(report, 'get.deprecation-headers')).toMatchObject({ ok: false, option: null })
       expect(check(report, 'route.unknown-path')).toMatchObject({ ok: false, option: null })
+      // limit=0 is clamped there, so its 400 is the one for petId abc: it leaves X-RateLimit-Remaining as it was.
+      expect(check(report, 'rate.counting-400')).toMatchObject({
+        ok: false,
+        expected: 'a 400 counts (X-RateLimit-Remaining down by one)',
+        actual: 'a 400 does not count (X-RateLimit-Remaining unchanged)',
+        option: null,
+      })
       // Against the spec itself: a text 404 is no Error body and no JSON.
       expect(check(report, 'errors.body')).toMatchObject({ ok: false, option: null })
       expect(check(report, 'errors.body').actual).toContain('GET /petstore-mock-verify/no-such-path -> 404: the body is not JSON')
@@ -268,6 +301,7 @@ describe('verify against a drifting server', () => {
         'list.ok',
         'list.default-limit',
         'list.status-filter',
+        'list.order',
         'get.ok',
         'create.ok',
         'auth.missing-key',
@@ -277,6 +311,7 @@ describe('verify against a drifting server', () => {
       const table = await runCli(args, env)
       expect(table.code).toBe(1)
       expect(table.stdout).toMatch(/^FAIL\s+query\.limit-out-of-range/m)
+      expect(table.stdout).toMatch(/^FAIL\s+rate\.counting-400/m)
       expect(table.stdout).toContain('Not as the spec says: errors.body, bodies.json.')
       for (const output of [result.stdout, result.stderr, table.stdout, table.stderr]) {
         expect(output).not.toContain(DRIFT_KEY)
@@ -445,6 +480,31 @@ describe('the report, built in-process', () => {
     expect(honoured).toMatchObject({ ok: true, actual: '200 after waiting 1 s (Retry-After 1)' })
     expect(early).toBe(0)
   })
+
+  it('sees that a 429 uses no quota: after Retry-After, the new window counts only its own request', async () => {
+    const keys = [
+      { key: 'test-pro', plan: 'pro' as const },
+      { key: 'test-free', plan: 'free' as const, limits: { perMinute: 3, perDay: 1000 } },
+    ]
+    const { url, server } = await startServer({ keys })
+    // The server's minute ends 8 s from now, so the free key's Retry-After is short enough to wait out, even when a
+    // busy machine makes the checks before it slow.
+    server.sessions.main.clock.set(Math.floor(Date.now() / 60_000) * 60_000 + 52_000, { running: true })
+    const report = await verify({
+      target: `${url}/v1`,
+      key: 'test-pro',
+      freeKey: 'test-free',
+      allowQuota: true,
+      maxWaitSeconds: 10,
+      mock: { keys },
+    })
+    const uncounted = report.checks.find((c) => c.id === 'rate.429-uncounted')
+    expect(uncounted).toMatchObject({
+      ok: true,
+      actual: 'every 429 says X-RateLimit-Remaining 0; after Retry-After, only that request is counted',
+    })
+    expect(report.budget.used).toBeLessThanOrEqual(report.budget.planned)
+  }, 30_000)
 
   it('merges the options found, and reports two that cannot both hold as a conflict', () => {
     const lenient = { label: 'queryValidation: "lenient"', config: { queryValidation: 'lenient' } }
