@@ -100,7 +100,8 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let lastMs = 0
-  const stores = new Map<string, IndexOnlyData>()
+  /** Each session's storage while the log is replayed at start (then dropped: evicted sessions must not stay in memory). */
+  let stores: Map<string, IndexOnlyData> | undefined = new Map()
 
   const fail = (what: string, error: unknown): void => {
     failure = `${what} ${target}: ${(error as Error).message}`
@@ -147,11 +148,12 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   return {
     dataFor(session) {
       const data = createIndexOnlyData((entry) => append(session, 'create', entry.json))
-      stores.set(session, data)
+      stores?.set(session, data)
       return data
     },
     async load() {
-      ;({ target, log } = await openState(file, options, stores))
+      ;({ target, log } = await openState(file, options, stores ?? new Map()))
+      stores = undefined
     },
     changed,
     logState(session, world) {
