@@ -100,8 +100,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   let timer: NodeJS.Timeout | undefined
   let running: Promise<void> | undefined
   let lastMs = 0
-  /** Each session's storage while the log is replayed at start (then dropped: evicted sessions must not stay in memory). */
-  let stores: Map<string, IndexOnlyData> | undefined = new Map()
+  let stores: Map<string, IndexOnlyData> | undefined = new Map() // only while the log is replayed: evicted sessions must not stay
 
   const fail = (what: string, error: unknown): void => {
     failure = `${what} ${target}: ${(error as Error).message}`
@@ -133,7 +132,6 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     })
     return running
   }
-  /** The snapshot is rewritten a moment after a change: at most every second, and never more than a tenth of the time. */
   const changed = (): void => {
     if (timer || !log) return
     timer = setTimeout(
