@@ -9,6 +9,7 @@
  */
 import { type SetupWorker, type StartOptions, setupWorker } from 'msw/browser'
 import { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
+import type { WorldActions } from './panel/world-source.js'
 import { stringifySnapshot } from './snapshot.js'
 
 export interface PetStoreWorkerOptions extends PetStoreOptions {
@@ -19,6 +20,12 @@ export interface PetStoreWorkerOptions extends PetStoreOptions {
   persist?: boolean | string
   /** Expose `window.petStore` for the console and dev panels. Default `true`. */
   exposeOnWindow?: boolean
+  /**
+   * Adds a floating button named "petstore-mock" that opens the control panel (requests, keys, scenario, clock,
+   * state) over the page, fed by this world. Development only: the panel's code is loaded only when this is set.
+   * Default `false`.
+   */
+  panel?: boolean
   /**
    * Passed to msw's `worker.start()`, over the defaults `{ onUnhandledRequest: 'bypass', quiet: true }`
    * (`onUnhandledFrame` in msw 3):
@@ -34,7 +41,7 @@ export interface PetStoreWorker {
   reset(): Promise<void>
   /** Switch the scenario (kept across reloads when persisting). */
   useScenario(name: string): Promise<void>
-  /** Stops the worker. */
+  /** Stops the worker (and removes the panel). */
   stop(): void
 }
 
@@ -48,13 +55,20 @@ const SAVE_AT_ONCE_MAX_PETS = 5_000
  */
 const START_DEFAULTS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true } as StartOptions
 
+/** The in-page control panel, loaded only when asked for: a separate chunk an app without `panel: true` never loads. */
+async function addPanel(petStore: PetStore, actions: WorldActions): Promise<(() => void) | undefined> {
+  if (typeof document === 'undefined') return undefined
+  const { mountInPagePanel } = await import('./panel/in-page.js')
+  return mountInPagePanel(petStore, actions).remove
+}
+
 /**
  * Starts msw's service worker with a Pet Store world, and (by default) puts it on `window.petStore`
  * so you can switch scenarios and move the clock from the console:
  * `petStore.useScenario('rate-limited')`, `petStore.clock.advance(60_000)`.
  */
 export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): Promise<PetStoreWorker> {
-  const { persist = false, exposeOnWindow = true, start, ...storeOptions } = options
+  const { persist = false, exposeOnWindow = true, panel = false, start, ...storeOptions } = options
   const storageKey = typeof persist === 'string' ? persist : 'petstore-mock:state'
   const storage = persist ? globalThis.localStorage : undefined
   const petStore = createPetStore(storeOptions)
@@ -115,8 +129,12 @@ export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): 
       await petStore.useScenario(name)
       save()
     },
-    stop: () => worker.stop(),
+    stop: () => {
+      worker.stop()
+      removePanel?.()
+    },
   }
+  const removePanel = panel ? await addPanel(petStore, { useScenario: handle.useScenario, reset: handle.reset, changed: save }) : undefined
   if (exposeOnWindow && typeof window !== 'undefined') {
     ;(window as unknown as { petStore: unknown }).petStore = Object.assign(Object.create(petStore) as PetStore, {
       reset: handle.reset,

@@ -21,6 +21,11 @@ export interface Clock {
   snapshot(): ClockState
   /** Puts back a setting taken by `snapshot()`. */
   restore(state: ClockState): void
+  /**
+   * Calls `listener` after every `set`, `advance`, `useRealTime` and `restore` (the control panel's live clock).
+   * Returns the function that stops it. A clock of your own may leave it out: then nobody hears of its moves.
+   */
+  onChange?(listener: () => void): () => void
 }
 
 /** A clock's setting: frozen at a moment, or running with an offset from real time. */
@@ -55,6 +60,10 @@ export function toEpochMs(moment: Moment): number {
 export function createClock(realNow: () => number = Date.now): Clock {
   let frozenAt: number | undefined
   let offset = 0
+  const listeners = new Set<() => void>()
+  const changed = () => {
+    for (const listener of [...listeners]) listener()
+  }
   return {
     now: () => frozenAt ?? realNow() + offset,
     set(moment, options) {
@@ -63,6 +72,7 @@ export function createClock(realNow: () => number = Date.now): Clock {
         frozenAt = undefined
         offset = ms - realNow()
       } else frozenAt = ms
+      changed()
     },
     advance(ms) {
       if (!Number.isFinite(ms))
@@ -72,10 +82,12 @@ export function createClock(realNow: () => number = Date.now): Clock {
         throw new TypeError(`[petstore-mock] clock.advance(${ms}) would move the clock past the range of a Date.`)
       if (frozenAt === undefined) offset += ms
       else frozenAt += ms
+      changed()
     },
     useRealTime() {
       frozenAt = undefined
       offset = 0
+      changed()
     },
     get frozen() {
       return frozenAt !== undefined
@@ -84,6 +96,11 @@ export function createClock(realNow: () => number = Date.now): Clock {
     restore(state) {
       frozenAt = state.frozenAt ?? undefined
       offset = state.offset
+      changed()
+    },
+    onChange(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
     },
   }
 }

@@ -31,6 +31,7 @@ export const ERRORS = {
   not_implemented: { status: 501, title: 'The spec does not define this operation' },
   bad_gateway: { status: 502, title: 'Bad gateway: injected by a scenario, or the --proxy upstream could not be reached' },
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
+  too_many_event_streams: { status: 503, title: 'The server holds as many event streams as it allows' },
   gateway_timeout: { status: 504, title: 'Gateway timeout: injected by a scenario, or the --proxy upstream did not answer in time' },
 } as const satisfies Record<string, { status: number; title: string }>
 

@@ -3,7 +3,7 @@
  * journal kept of it (`Raw`), and the filters of `find`.
  */
 import { parseJsonReadable, utf8Length } from './json.js'
-import type { ApiResponse, Plan } from './types.js'
+import type { ApiRequest, ApiResponse, Plan } from './types.js'
 
 /** One answered request. */
 export interface JournalEntry {
@@ -30,6 +30,8 @@ export interface JournalEntry {
   readonly body: unknown
   /** Whether only a prefix of the body was kept (`bodySize` is the whole body's size). */
   readonly bodyTruncated: boolean
+  /** The request body as sent (its first 16 KiB when truncated), or `undefined` without one: spacing and number spelling kept. */
+  readonly bodyText: string | undefined
   readonly status: number
   /** The `X-RateLimit-*` and `Retry-After` headers sent, as numbers where they are numbers. */
   readonly rateLimit: { limit?: number; remaining?: number; reset?: number; retryAfter?: number; retryAt?: number }
@@ -47,7 +49,22 @@ export interface JournalEntry {
    * the client could not have seen this answer yet.
    */
   readonly delivered: number | undefined
+  /**
+   * How long the mock took to answer, in ms: from the request's arrival until its answer was ready, plus the
+   * latency a scenario added to it (hosts wait that long before they hand the answer over).
+   */
+  readonly durationMs: number
+  /** The request's headers, lower-case names; `Authorization` and cookies redacted (the key's last 4 characters only). */
+  readonly requestHeaders: Readonly<Record<string, string>>
+  /** The response's headers, as sent. */
+  readonly responseHeaders: Readonly<Record<string, string>>
+  /** The response body as sent, or its first 16 KiB (then `responseBodyTruncated` is `true`). */
+  readonly responseBody: string
+  readonly responseBodyTruncated: boolean
 }
+
+/** What an event stream or a table shows of an entry: everything but headers and bodies. */
+export type JournalSummary = Omit<JournalEntry, 'body' | 'bodyText' | 'requestHeaders' | 'responseHeaders' | 'responseBody'>
 
 /** Filters of `find`: each given field must match. */
 export interface JournalFilter {
@@ -111,6 +128,12 @@ export interface Raw {
   bodySize: number | undefined
   status: number
   headers: Readonly<Record<string, string>>
+  /** The request's headers object, as the host gave it (redacted when read). */
+  requestHeaders: ApiRequest['headers']
+  /** The response body, or its first `BODY_PREFIX_CHARS` characters (then `responseTruncated`). */
+  responseBody: string
+  responseTruncated: boolean
+  durationMs: number
   meta: ApiResponse['meta']
   code: string | undefined
   scenario: string | undefined
@@ -138,6 +161,7 @@ export function toEntry(raw: Raw): JournalEntry {
     bodySize: raw.bodySize ?? (raw.body === undefined ? 0 : utf8Length(raw.body)),
     body: raw.bodySize === undefined ? parseBody(raw.body) : raw.body,
     bodyTruncated: raw.bodySize !== undefined,
+    bodyText: raw.body,
     status: raw.status,
     rateLimit: Object.fromEntries(
       Object.entries({
@@ -153,7 +177,40 @@ export function toEntry(raw: Raw): JournalEntry {
     fault: raw.fault,
     arrival: raw.arrival,
     delivered: raw.delivered,
+    durationMs: raw.durationMs,
+    requestHeaders: redactedHeaders(raw.requestHeaders),
+    responseHeaders: raw.headers,
+    responseBody: raw.responseBody,
+    responseBodyTruncated: raw.responseTruncated,
   }
   raw.entry = entry
   return entry
+}
+
+/** Headers that carry secrets: only their scheme and last 4 characters are kept. */
+const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-mock-admin-token'])
+
+/** `Bearer test-free` -> `Bearer …free`; a cookie -> `…` and its last 4 characters. */
+export function redactSecret(value: string): string {
+  const space = value.indexOf(' ')
+  const scheme = space === -1 ? '' : `${value.slice(0, space)} `
+  const secret = space === -1 ? value : value.slice(space + 1).trim()
+  return `${scheme}…${secret.length > 8 ? secret.slice(-4) : ''}`
+}
+
+/** A request's headers as plain strings, with the secret ones redacted. */
+function redactedHeaders(headers: ApiRequest['headers']): Record<string, string> {
+  const out: Record<string, string> = {}
+  for (const [name, value] of Object.entries(headers)) {
+    if (value === undefined) continue
+    const text = typeof value === 'string' ? value : value.join(', ')
+    out[name] = SECRET_HEADERS.has(name) ? redactSecret(text) : text
+  }
+  return out
+}
+
+/** The summary of an entry (no headers, no bodies): what the event stream sends for each request. */
+export function summaryOf(entry: JournalEntry): JournalSummary {
+  const { body: _body, bodyText: _sent, requestHeaders: _request, responseHeaders: _response, responseBody: _text, ...summary } = entry
+  return summary
 }

@@ -43,7 +43,15 @@ describe('the request journal', () => {
       fault: undefined,
       arrival: 1,
       delivered: 2,
+      // Issue #16: what the panel's details and the HAR show. The key is redacted like `key`; the body kept as sent.
+      durationMs: expect.any(Number),
+      bodyText: '{"name":"Rex","categoryId":9223372036854775807}',
+      requestHeaders: { authorization: 'Bearer …free', 'content-type': 'application/json' },
+      responseHeaders: expect.objectContaining({ location: '/v1/pets/51', 'x-ratelimit-remaining': '59' }),
+      responseBody: '{"id":51,"name":"Rex","categoryId":9223372036854775807}',
+      responseBodyTruncated: false,
     })
+    expect(entry?.durationMs).toBeGreaterThanOrEqual(0)
     expect(JSON.stringify(petStore.journal.all(), (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('test-free')
   })
 

@@ -8,7 +8,8 @@ import { errorCode, type JournalEntry, type JournalFilter, matchesFilter, type R
 import { utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
-export type { JournalEntry, JournalFilter } from './journal-entry.js'
+export type { JournalEntry, JournalFilter, JournalSummary } from './journal-entry.js'
+export { summaryOf } from './journal-entry.js'
 
 /** An entry keeps at most this many characters of its request body (issue #13). */
 export const BODY_PREFIX_CHARS = 16 * 1024
@@ -31,22 +32,34 @@ export interface Journal {
     entries: JournalEntry[]
     more: boolean
   }
+  /** The entry of sequence number `seq`, while the journal keeps it. */
+  get(seq: number): JournalEntry | undefined
+  /**
+   * Calls `listener` with each entry as it is recorded (also with a limit of 0). Returns the function that stops it.
+   * Without listeners, recording builds no entry.
+   */
+  listen(listener: (entry: JournalEntry) => void): () => void
   /** How many entries it keeps. */
   readonly limit: number
 }
 
+/** What a host or step knows of an exchange besides the request and the response. */
+export interface RecordExtra {
+  arrival: number
+  scenario?: string | undefined
+  fault?: string | undefined
+  /** From arrival until the answer was ready, in ms (the response's `delayMs` is added). */
+  durationMs?: number | undefined
+}
+
 export interface JournalRecorder extends Journal {
-  record(
-    request: ApiRequest,
-    response: ApiResponse,
-    extra: { arrival: number; scenario?: string | undefined; fault?: string | undefined },
-  ): void
+  record(request: ApiRequest, response: ApiResponse, extra: RecordExtra): void
   /** The host handed `response` to the client when `nextArrival` was the next arrival number. */
   delivered(response: ApiResponse, nextArrival: number): void
 }
 
 /** What an entry holds of the budget: its body and strings twice over (UTF-16, then parsed), plus the objects. */
-const sizeOf = (raw: Raw): number => 1024 + 4 * ((raw.body?.length ?? 0) + raw.path.length + raw.query.length)
+const sizeOf = (raw: Raw): number => 1024 + 4 * ((raw.body?.length ?? 0) + raw.path.length + raw.query.length) + 2 * raw.responseBody.length
 
 /** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
 function waitForEntry(
@@ -107,15 +120,11 @@ function selectPage(
 const copyOf = (slice: string): string => ` ${slice}`.slice(1)
 
 /** What the journal keeps of an exchange: the body cut to its first `BODY_PREFIX_CHARS` characters. */
-function rawOf(
-  seq: number,
-  at: number,
-  request: ApiRequest,
-  response: ApiResponse,
-  extra: { arrival: number; scenario?: string | undefined; fault?: string | undefined },
-): Raw {
+function rawOf(seq: number, at: number, request: ApiRequest, response: ApiResponse, extra: RecordExtra): Raw {
   const body = request.body
   const truncated = body !== undefined && body.length > BODY_PREFIX_CHARS
+  const answer = response.body
+  const answerTruncated = answer.length > BODY_PREFIX_CHARS
   return {
     seq,
     at,
@@ -126,6 +135,10 @@ function rawOf(
     bodySize: truncated ? (request.bodyBytes ?? utf8Length(body)) : undefined,
     status: response.status,
     headers: response.headers,
+    requestHeaders: request.headers,
+    responseBody: answerTruncated ? copyOf(answer.slice(0, BODY_PREFIX_CHARS)) : answer,
+    responseTruncated: answerTruncated,
+    durationMs: Math.round(((extra.durationMs ?? 0) + (response.delayMs ?? 0)) * 1000) / 1000,
     meta: response.meta,
     code: errorCode(response),
     scenario: extra.scenario,
@@ -133,6 +146,21 @@ function rawOf(
     arrival: extra.arrival,
     delivered: undefined,
   }
+}
+
+/** Hands a new entry to those waiting for one and to the listeners. */
+function tell(entry: JournalEntry, ...groups: Set<(entry: JournalEntry) => void>[]): void {
+  for (const group of groups) for (const call of [...group]) call(entry)
+}
+
+/** The entry numbered `wanted`, searched from the newest (a limit of 0 or a clear leaves gaps in the numbers). */
+function findBySeq(kept: readonly Raw[], head: number, wanted: number): JournalEntry | undefined {
+  for (let i = kept.length - 1; i >= head; i--) {
+    const raw = kept[i] as Raw
+    if (raw.seq === wanted) return toEntry(raw)
+    if (raw.seq < wanted) return undefined
+  }
+  return undefined
 }
 
 /**
@@ -154,10 +182,7 @@ export function createJournal({
 }): JournalRecorder {
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
-  /**
-   * Answers not yet handed to the client, by response object. A Map (not a WeakMap, slower to
-   * write) from which delivery removes them; capped for hosts that never report delivery.
-   */
+  // Answers not yet handed to the client: a Map (a WeakMap is slower to write), capped for hosts that never report delivery.
   const undelivered = new Map<ApiResponse, Raw>()
   const undeliveredCap = Math.max(limit, 1_000)
   /** The entries, oldest first from `head`; `holds[i]` is what `kept[i]` holds of the budget. */
@@ -166,6 +191,7 @@ export function createJournal({
   let head = 0
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
+  const listeners = new Set<(entry: JournalEntry) => void>()
 
   const dropOldest = (): void => {
     if (head >= kept.length) return
@@ -192,15 +218,12 @@ export function createJournal({
     limit,
     record(request, response, extra) {
       seq += 1
-      if (limit === 0 && waiters.size === 0) return
+      if (limit === 0 && waiters.size === 0 && listeners.size === 0) return
       const raw = rawOf(seq, now(), request, response, extra)
       undelivered.set(response, raw)
       if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
       if (limit > 0) keep(raw)
-      if (waiters.size > 0) {
-        const entry = toEntry(raw)
-        for (const waiter of [...waiters]) waiter(entry)
-      }
+      if (waiters.size > 0 || listeners.size > 0) tell(toEntry(raw), waiters, listeners)
     },
     delivered(response, nextArrival) {
       const raw = undelivered.get(response)
@@ -212,6 +235,11 @@ export function createJournal({
     all,
     find: (filter = {}) => all().filter((entry) => matchesFilter(entry, filter)),
     page: (filter, options) => selectPage(live(), filter, options),
+    get: (wanted) => findBySeq(kept, head, wanted),
+    listen(listener) {
+      listeners.add(listener)
+      return () => listeners.delete(listener)
+    },
     clear() {
       for (let i = head; i < holds.length; i++) budget.release(holds[i] as Hold)
       kept = []

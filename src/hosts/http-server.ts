@@ -14,6 +14,7 @@ import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 import type { AdminOptions } from './admin/app.js'
+import { createEventStreams } from './admin/event-stream.js'
 import type { CorsOrigins } from './cors.js'
 import { createNodeDelivery } from './node-delivery.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
@@ -162,8 +163,10 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   })
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
+  const streams = createEventStreams()
   const admin = lazyAdmin({
     sessions,
+    streams,
     token: adminToken,
     host,
     serverUrl: () => url,
@@ -209,6 +212,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     },
     async close() {
       closing = true
+      // Event streams never end by themselves: end them, or the server would wait for them forever.
+      streams.closeAll()
       await closeGently(server)
       await saver.close()
     },

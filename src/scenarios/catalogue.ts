@@ -14,6 +14,7 @@ import rateLimited from '../../scenarios/rate-limited.json' with { type: 'json' 
 import slowNetwork from '../../scenarios/slow-network.json' with { type: 'json' }
 import soldOut from '../../scenarios/sold-out.json' with { type: 'json' }
 import unauthorized from '../../scenarios/unauthorized.json' with { type: 'json' }
+import { plainMessage } from '../core/errors.js'
 import { type Scenario, ScenarioSchema } from './schema.js'
 
 /** The shipped scenario files, by name, unchecked (checked on use). */
@@ -116,4 +117,31 @@ export function createScenarioCatalogue(extra: readonly (Scenario | { scenario: 
       return scenario
     },
   }
+}
+
+/** One scenario as `GET /__mock/scenarios` and the control panel list it. */
+export interface ScenarioListing {
+  readonly name: string
+  readonly description?: string | undefined
+  /** Whether it injects faults (one of its fault rules is marked `chaos`). */
+  readonly chaos?: boolean | undefined
+  readonly current: boolean
+  /** Why the scenario's file cannot be used, when it cannot. */
+  readonly invalid?: string | undefined
+}
+
+/**
+ * @example
+ * listScenarios(world.scenarios, world.scenario) // [{ name: 'default', description: '…', chaos: false, current: true }, …]
+ */
+export function listScenarios(catalogue: ScenarioCatalogue, current: string): ScenarioListing[] {
+  return catalogue.names().map((name) => {
+    try {
+      const scenario = catalogue.get(name)
+      const chaos = (scenario.faults ?? []).some((rule) => rule.chaos === true)
+      return { name, description: scenario.description, chaos, current: name === current }
+    } catch (error) {
+      return { name, invalid: plainMessage(error), current: false }
+    }
+  })
 }

@@ -9,6 +9,7 @@ import { createApi } from '../core/api.js'
 import { type AuditReport, auditJournal } from '../core/audit.js'
 import { createJournal, type Journal } from '../core/journal.js'
 import { createJournalBudget, type JournalBudget } from '../core/journal-budget.js'
+import type { KeyStatus } from '../core/key-status.js'
 import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { createFetch } from '../handlers/fetch.js'
@@ -16,6 +17,7 @@ import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/cat
 import type { PetRecord } from '../schemas.js'
 import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
+import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
 import { withJournal, withScenarioHeader } from './pipeline.js'
 import { withProxy } from './proxy.js'
@@ -44,6 +46,10 @@ export interface World {
   readonly journal: Journal
   /** Did each key honour Retry-After and back off? Computed from the journal. */
   audit(): AuditReport
+  /** Each key's plan, what it has left this minute and day, and its ban: the control panel's Keys table. */
+  keyStatuses(): KeyStatus[]
+  /** Live events (requests, clock, scenario, quota) for the control panel; free while nobody subscribes. */
+  readonly events: WorldEvents
   /** The whole state: pets, next id, counters and bans, clock. */
   snapshot(): WorldSnapshot
   /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
@@ -83,6 +89,9 @@ export function createWorld(
   const core = createApi({ basePath, keys, pets: data.repository, quota: rateLimiter, now: clock.now, options: resolved.api })
   const scenarios = createScenarioSwitch({ options: resolved, core, keys, rateLimiter, clock, journal, data })
   void scenarios.start(resolved.scenario, true)
+  const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => scenarios.current.name })
+  /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
+  const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
 
   // The pipeline, outermost first: journal -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(() => scenarios.api, {
@@ -114,6 +123,8 @@ export function createWorld(
     rateLimiter,
     journal,
     audit: () => auditJournal(journal.all()),
+    keyStatuses: () => keyStatuses(keys, rateLimiter, clock.now()),
+    events,
     scenarios: catalogue,
     get scenario() {
       return scenarios.current.name
@@ -122,7 +133,7 @@ export function createWorld(
       try {
         const next = catalogue.get(name)
         scenarioStep.forget()
-        return scenarios.start(next)
+        return announce(scenarios.start(next), 'scenario')
       } catch (error) {
         return Promise.reject(error)
       }
@@ -132,18 +143,31 @@ export function createWorld(
       const { pets, nextId } = data.snapshot()
       return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenarios.current.name }
     },
-    async restore(input) {
-      const result = parseSnapshot(input)
-      if (!result.ok) misuse(result.message)
-      const { snapshot } = result
-      if (snapshot.scenario !== undefined && !catalogue.has(snapshot.scenario))
-        misuse(`Invalid state: scenario: ${unknownScenarioMessage(snapshot.scenario, catalogue.names())}`)
-      scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario))
-      rateLimiter.reset()
-      for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
-      clock.restore(snapshot.clock)
-      await data.load(snapshot.pets as PetRecord[], snapshot.nextId)
-    },
-    reset: () => scenarios.start(scenarios.current),
+    restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
+    reset: () => announce(scenarios.start(scenarios.current), 'reset'),
   }
+}
+
+/** Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. */
+async function restoreWorld(
+  input: unknown,
+  parts: {
+    catalogue: ScenarioCatalogue
+    scenarios: ReturnType<typeof createScenarioSwitch>
+    rateLimiter: RateLimiter
+    clock: Clock
+    data: PetData
+  },
+): Promise<void> {
+  const { catalogue, scenarios, rateLimiter, clock, data } = parts
+  const result = parseSnapshot(input)
+  if (!result.ok) misuse(result.message)
+  const { snapshot } = result
+  if (snapshot.scenario !== undefined && !catalogue.has(snapshot.scenario))
+    misuse(`Invalid state: scenario: ${unknownScenarioMessage(snapshot.scenario, catalogue.names())}`)
+  scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario))
+  rateLimiter.reset()
+  for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
+  clock.restore(snapshot.clock)
+  await data.load(snapshot.pets as PetRecord[], snapshot.nextId)
 }

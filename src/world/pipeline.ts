@@ -67,15 +67,19 @@ export interface JournalStep extends Api {
  */
 export function withJournal(next: Api, journal: JournalRecorder, scenario: () => string): JournalStep {
   let arrivals = 0
-  const record = (request: ApiRequest, response: ApiResponse, arrival: number): ApiResponse => {
-    journal.record(request, response, { arrival, scenario: response.meta?.scenario ?? scenario(), fault: response.meta?.fault })
+  const record = (request: ApiRequest, response: ApiResponse, arrival: number, started: number): ApiResponse => {
+    const durationMs = performance.now() - started
+    journal.record(request, response, { arrival, scenario: response.meta?.scenario ?? scenario(), fault: response.meta?.fault, durationMs })
     return response
   }
   return {
     handle(request) {
       const arrival = ++arrivals
+      const started = performance.now()
       const result = next.handle(request)
-      return result instanceof Promise ? result.then((response) => record(request, response, arrival)) : record(request, result, arrival)
+      return result instanceof Promise
+        ? result.then((response) => record(request, response, arrival, started))
+        : record(request, result, arrival, started)
     },
     markDelivered: (response) => journal.delivered(response, arrivals + 1),
   }

@@ -4,9 +4,10 @@
  * The layers are the ones docs/architecture.md draws.
  */
 import { readdirSync, readFileSync } from 'node:fs'
-import { dirname, join, relative, resolve } from 'node:path'
+import { basename, dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
+import { IN_PAGE_ONLY } from '../../src/hosts/admin/ui-routes.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const SRC = join(ROOT, 'src')
@@ -20,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
   ['handlers/'],
   ['world/'],
-  ['create-pet-store.ts', 'hosts/'],
+  ['create-pet-store.ts', 'hosts/', 'panel/'],
   ['commands/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts', 'cli.ts', 'cli-options.ts'],
 ]
 
@@ -135,6 +136,27 @@ describe('the structure of src/', () => {
       parsed.imports.filter(({ target }) => target.startsWith('hosts/')).map(({ target }) => `${parsed.file} -> ${target}`),
     )
     expect(wrong).toEqual([])
+  })
+})
+
+describe('the control panel (issue #16)', () => {
+  it('serves modules that need nothing but each other: no package, no file outside src/panel', () => {
+    const served = files.filter(
+      (parsed) => parsed.file.startsWith('panel/') && !IN_PAGE_ONLY.has(basename(parsed.file).replace(/\.ts$/, '.js')),
+    )
+    expect(served.map((parsed) => parsed.file)).toContain('panel/ui-main.ts')
+    const reaching = served.flatMap((parsed) => [
+      ...parsed.packages.map((name) => `${parsed.file}: ${name}`),
+      ...parsed.imports
+        .filter(({ target, typeOnly }) => !typeOnly && !target.startsWith('panel/'))
+        .map(({ target }) => `${parsed.file} -> ${target}`),
+    ])
+    expect(reaching).toEqual([])
+  })
+
+  it('keeps the modules that hold the world out of what the server serves', () => {
+    const inPage = files.filter((parsed) => IN_PAGE_ONLY.has(basename(parsed.file).replace(/\.ts$/, '.js')))
+    expect(inPage.map((parsed) => parsed.file).sort()).toEqual(['panel/in-page.ts', 'panel/world-source.ts'])
   })
 })
 

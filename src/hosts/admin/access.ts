@@ -45,13 +45,21 @@ export type Access = { ok: true } | { ok: false; code: ErrorCode; message: strin
 /** Admin paths anyone may read: no secrets, nothing changes. */
 export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set(['/__mock/health', '/__mock/openapi.json'])
 
+/** The control panel's page and scripts (`/__mock/ui`, `/__mock/ui/<file>.js`). */
+export const isPanelFile = (path: string): boolean =>
+  path === '/__mock/ui' || path === '/__mock/ui/' || /^\/__mock\/ui\/[a-z][a-z0-9-]*\.js$/.test(path)
+
 /**
  * @example
  * adminAccess('GET', '/__mock/state', { host: '127.0.0.1:4010', origin: 'https://evil.test' }, { token: undefined, host: '127.0.0.1' })
  * // { ok: false, code: 'admin_forbidden', … }
  */
 export function adminAccess(method: string, path: string, headers: IncomingHttpHeaders, rule: AccessRule): Access {
-  if ((method === 'GET' || method === 'HEAD') && PUBLIC_ADMIN_PATHS.has(path)) return { ok: true }
+  const reading = method === 'GET' || method === 'HEAD'
+  if (reading && PUBLIC_ADMIN_PATHS.has(path)) return { ok: true }
+  // With a token, the panel's page and scripts hold no data: a browser loads them, then the page asks for the token
+  // and sends it on every call (spec decision 54). Without one, the page follows the rule below like every call.
+  if (reading && typeof rule.token === 'string' && isPanelFile(path)) return { ok: true }
   if (rule.token === false) {
     return {
       ok: false,

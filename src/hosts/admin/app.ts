@@ -7,8 +7,11 @@ import type { World } from '../../world/create-world.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
 import { type RouteContext, refuse, worldOf } from './common.js'
+import type { EventStreams } from './event-stream.js'
+import { addLiveRoutes } from './live-routes.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
 import { addClockRoute, addStateRoutes } from './state-routes.js'
+import { addUiRoutes } from './ui-routes.js'
 
 export interface AdminOptions extends AccessRule {
   readonly sessions: Sessions
@@ -18,6 +21,8 @@ export interface AdminOptions extends AccessRule {
   readonly onChange: (session: string, world: World) => void
   /** The server's health beyond "ok": a reason when it is degraded (a state file that cannot be written). */
   readonly degraded: () => string | undefined
+  /** The open event streams, which the server ends when it closes. */
+  readonly streams: EventStreams
 }
 
 /** Who may use the admin API, and which session a request acts on. */
@@ -28,7 +33,9 @@ function guard(options: AdminOptions) {
       if (access.headers) res.set(access.headers)
       return refuse(res, access.code, access.message)
     }
-    const session = req.header('x-mock-session')
+    // `?session=` for what cannot send headers: the panel's links, `EventSource`, a HAR download.
+    const query = req.query['session']
+    const session = req.header('x-mock-session') ?? (typeof query === 'string' ? query : undefined)
     const world = options.sessions.get(session)
     if (!world) return refuse(res, 'invalid_session', 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".')
     res.locals.world = world
@@ -59,7 +66,9 @@ export function createAdminApp(options: AdminOptions): express.Express {
   addStateRoutes(app, ctx)
   addClockRoute(app, ctx)
   addScenarioRoutes(app, ctx)
+  addLiveRoutes(app, options)
   addJournalRoutes(app)
+  addUiRoutes(app)
   app.use((req, res) =>
     refuse(res, 'route_not_found', `No admin operation at ${req.method} ${req.path}. See GET /__mock/health and the README, "Admin API".`),
   )

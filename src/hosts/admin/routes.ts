@@ -7,6 +7,7 @@ import { plainMessage } from '../../core/errors.js'
 import type { JournalFilter } from '../../core/journal.js'
 import { stringifyJson } from '../../core/json.js'
 import { openApiDocument } from '../../openapi.js'
+import { listScenarios } from '../../scenarios/catalogue.js'
 import type { Sessions } from '../sessions.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
 
@@ -74,15 +75,7 @@ function nextPageUrl(query: Request['query'], paging: Paging, entries: readonly 
 export function addScenarioRoutes(app: Express, ctx: RouteContext): void {
   app.get('/__mock/scenarios', (_req, res) => {
     const store = worldOf(res)
-    const list = store.scenarios.names().map((name) => {
-      try {
-        const scenario = store.scenarios.get(name)
-        const chaos = (scenario.faults ?? []).some((rule) => rule.chaos === true)
-        return { name, description: scenario.description, chaos, current: name === store.scenario }
-      } catch (error) {
-        return { name, invalid: plainMessage(error), current: false }
-      }
-    })
+    const list = listScenarios(store.scenarios, store.scenario)
     res.json(list)
   })
   app.put('/__mock/scenario', async (req, res) => {

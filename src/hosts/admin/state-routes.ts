@@ -6,12 +6,10 @@ import { toEpochMs } from '../../clock.js'
 import { plainMessage } from '../../core/errors.js'
 import { stringifySnapshot } from '../../snapshot.js'
 import type { World } from '../../world/create-world.js'
+import { clockView } from '../../world/events.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
 
-function clockState(world: World) {
-  const { frozenAt, offset } = world.clock.snapshot()
-  return { now: new Date(world.clock.now()).toISOString(), frozen: frozenAt !== null, offsetMs: offset }
-}
+const clockState = (world: World) => clockView(world.clock)
 
 /**
  * @example

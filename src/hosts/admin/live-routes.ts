@@ -1,0 +1,63 @@
+/**
+ * Admin routes the control panel reads (issue #16): the live sessions, the keys' quota, one journal
+ * entry, the journal as HAR, and the event stream. Each acts on the request's session.
+ */
+import { readFileSync } from 'node:fs'
+import type { Express, Response } from 'express'
+import { toHar } from '../../core/har.js'
+import { stringifyJson } from '../../core/json.js'
+import type { Sessions } from '../sessions.js'
+import { refuse, worldOf } from './common.js'
+import { type EventStreams, eventStreamRoute } from './event-stream.js'
+
+/** The package's version, for the HAR's `creator` (from dist/src/hosts/admin or src/hosts/admin). */
+function packageVersion(): string {
+  for (const path of ['../../../../package.json', '../../../package.json']) {
+    try {
+      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string }
+      if (pkg.name === 'petstore-mock' && typeof pkg.version === 'string') return pkg.version
+    } catch {
+      // Not at this level: try the next.
+    }
+  }
+  return '0.0.0'
+}
+
+const sessionOf = (res: Response): string => res.locals.session as string
+
+/**
+ * @example
+ * addLiveRoutes(app, { sessions, streams, serverUrl: () => 'http://127.0.0.1:4010' })
+ */
+export function addLiveRoutes(app: Express, parts: { sessions: Sessions; streams: EventStreams; serverUrl: () => string }): void {
+  let version: string | undefined
+  app.get('/__mock/sessions', (_req, res) => {
+    res.json(parts.sessions.names())
+  })
+  app.get('/__mock/keys', (_req, res) => {
+    res.json(worldOf(res).keyStatuses())
+  })
+  app.get('/__mock/requests.har', (_req, res) => {
+    version ??= packageVersion()
+    const har = toHar(worldOf(res).journal.all(), { origin: parts.serverUrl(), version })
+    res
+      .type('application/json')
+      .set('content-disposition', `attachment; filename="petstore-mock-${sessionOf(res)}.har"`)
+      .send(stringifyJson(har))
+  })
+  app.get('/__mock/requests/:seq', (req, res) => {
+    const seq = req.params.seq
+    if (!/^\d{1,15}$/.test(seq))
+      return refuse(res, 'invalid_admin_request', `The entry's number must be a whole number, got ${JSON.stringify(seq)}.`)
+    const entry = worldOf(res).journal.get(Number(seq))
+    if (!entry) {
+      return refuse(
+        res,
+        'route_not_found',
+        `The journal of this session no longer keeps (or never had) entry ${seq}; GET /__mock/requests lists what it keeps.`,
+      )
+    }
+    res.type('application/json').send(stringifyJson(entry))
+  })
+  app.get('/__mock/events', eventStreamRoute(parts.streams, sessionOf))
+}

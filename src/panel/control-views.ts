@@ -1,0 +1,142 @@
+/**
+ * The Clock (the session clock's time, advance buttons, set a moment, real time) and State (reset,
+ * export and import of the state, the journal as HAR) sections.
+ */
+import { download, field, h, messageOf } from './dom.js'
+import type { ClockRow, PanelSource } from './types.js'
+
+type Notify = (message: string, error?: boolean) => void
+
+/** The spec's sunset of `GET /pets/{petId}`: the moment QA most often moves the clock to. */
+const SUNSET = '2030-12-05T00:00:00Z'
+
+export interface ClockView {
+  readonly element: HTMLElement
+  show(clock: ClockRow): void
+  /** Stops the ticking display. */
+  stop(): void
+}
+
+/** Runs an action, reporting its outcome in the status line. */
+async function act(notify: Notify, action: () => Promise<void>, done: string, failed: string): Promise<void> {
+  try {
+    await action()
+    notify(done)
+  } catch (error) {
+    notify(`${failed}: ${messageOf(error)}`, true)
+  }
+}
+
+/**
+ * @example
+ * const clock = clockView(source, notify); clock.show(await source.clock())
+ */
+export function clockView(source: PanelSource, notify: Notify): ClockView {
+  const time = h('output', { class: 'clock', id: 'clock-time', 'aria-labelledby': 'clock-heading' })
+  const mode = h('span', { class: 'muted' })
+  let shown: { clock: ClockRow; at: number } | undefined
+  // A running clock moves on between events: the display follows it each second.
+  const tick = setInterval(() => {
+    if (!shown || shown.clock.frozen) return
+    time.value = new Date(Date.parse(shown.clock.now) + (Date.now() - shown.at)).toISOString()
+  }, 1000)
+  const moment = h('input', { type: 'text', placeholder: SUNSET, size: 24, spellcheck: 'false' })
+  const advance = (label: string, seconds: number) =>
+    h(
+      'button',
+      {
+        type: 'button',
+        onclick: () => act(notify, () => source.advanceClock(seconds), `Clock advanced: ${label.slice(8)}.`, 'Could not advance the clock'),
+      },
+      label,
+    )
+  const setClock = (event: Event) => {
+    event.preventDefault()
+    const value = moment.value.trim() || SUNSET
+    void act(notify, () => source.setClock(value), `Clock set to ${value} (frozen).`, 'Could not set the clock')
+  }
+  const element = h(
+    'section',
+    { class: 'clock-section' },
+    h('h2', { id: 'clock-heading' }, 'Clock'),
+    h('p', {}, time, ' ', mode),
+    h('div', { class: 'buttons' }, advance('Advance 1 minute', 60), advance('Advance 1 hour', 3_600), advance('Advance 1 day', 86_400)),
+    h(
+      'form',
+      { class: 'buttons', onsubmit: setClock },
+      field('Moment (ISO 8601)', moment, 'clock-moment'),
+      h('button', { type: 'submit' }, 'Set clock'),
+      h('button', { type: 'button', onclick: () => (moment.value = SUNSET), title: `Fill in the sunset, ${SUNSET}` }, 'Sunset'),
+    ),
+    h(
+      'div',
+      { class: 'buttons' },
+      h(
+        'button',
+        {
+          type: 'button',
+          onclick: () => act(notify, () => source.realTime(), 'Clock back on real time.', 'Could not go back to real time'),
+        },
+        'Real time',
+      ),
+    ),
+  )
+  return {
+    element,
+    show(clock) {
+      shown = { clock, at: Date.now() }
+      time.value = clock.now
+      mode.textContent = clock.frozen
+        ? '(frozen)'
+        : clock.offsetMs === 0
+          ? '(real time)'
+          : `(running, ${Math.round(clock.offsetMs / 1000)} s from real time)`
+    },
+    stop: () => clearInterval(tick),
+  }
+}
+
+/**
+ * @example
+ * const state = stateView(source, notify)
+ */
+export function stateView(source: PanelSource, notify: Notify): HTMLElement {
+  const file = h('input', { type: 'file', accept: 'application/json,.json' })
+  file.addEventListener('change', async () => {
+    const chosen = file.files?.[0]
+    if (!chosen) return
+    await act(
+      notify,
+      async () => source.importState(await chosen.text()),
+      `State imported from ${chosen.name}.`,
+      'Could not import the state',
+    )
+    file.value = ''
+  })
+  const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
+  const button = (label: string, action: () => Promise<void>, done: string, failed: string) =>
+    h('button', { type: 'button', onclick: () => act(notify, action, done, failed) }, label)
+  return h(
+    'section',
+    { class: 'state' },
+    h('h2', { id: 'state-heading' }, 'State'),
+    h(
+      'div',
+      { class: 'buttons' },
+      button('Reset', () => source.reset(), 'Session reset to its seed: pets, ids, counters, bans and journal.', 'Could not reset'),
+      button(
+        'Export state',
+        async () => download(`petstore-mock-${source.session}-${stamp()}.json`, await source.exportState()),
+        'State exported.',
+        'Could not export the state',
+      ),
+      button(
+        'Export HAR',
+        async () => download(`petstore-mock-${source.session}-${stamp()}.har`, await source.har()),
+        'Journal exported as HAR.',
+        'Could not export the HAR',
+      ),
+    ),
+    h('div', { class: 'buttons' }, field('Import state', file, 'state-file')),
+  )
+}

@@ -1,0 +1,104 @@
+/**
+ * The control panel (issue #16): Requests, Keys, Scenario, Clock and State of one session, live. One
+ * component for both hosts: the server's page feeds it from the admin API and the event stream, the
+ * browser host from the world in the page (`PanelSource`). It renders into a shadow root of its own.
+ */
+import { clockView, stateView } from './control-views.js'
+import { field, h, messageOf } from './dom.js'
+import { requestsView } from './requests-view.js'
+import { keysView, scenarioView } from './side-views.js'
+import { PANEL_CSS } from './styles.js'
+import type { PanelEvent, PanelSource } from './types.js'
+
+export interface MountedPanel {
+  /** Reads everything again. */
+  refresh(): Promise<void>
+  /** Stops listening and removes the panel. */
+  close(): void
+}
+
+export interface PanelOptions {
+  /** Called when the user picks another session in the session picker (the server's page reloads with `?session=`). */
+  onSession?: (name: string) => void
+  /** Extra elements for the header (the in-page panel's Close button). */
+  headerExtras?: readonly HTMLElement[]
+}
+
+/** The session picker: the live sessions, the shown one selected. */
+function sessionPicker(source: PanelSource, onSession: (name: string) => void): { element: HTMLElement; load(): Promise<void> } {
+  const select = h('select')
+  select.addEventListener('change', () => onSession(select.value))
+  return {
+    element: field('Session', select, 'session-select'),
+    async load() {
+      const names = (await source.sessions?.()) ?? [source.session]
+      if (!names.includes(source.session)) names.push(source.session)
+      select.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === source.session }, name)))
+    },
+  }
+}
+
+/**
+ * @example
+ * const root = document.querySelector('#panel').attachShadow({ mode: 'open' })
+ * mountPanel(root, createHttpSource({ session: 'default' }))
+ */
+export function mountPanel(root: ShadowRoot, source: PanelSource, options: PanelOptions = {}): MountedPanel {
+  const statusLine = h('p', { class: 'status-line', role: 'status', 'aria-live': 'polite' })
+  const notify = (message: string, error = false) => {
+    statusLine.textContent = message
+    statusLine.classList.toggle('error', error)
+  }
+  const requests = requestsView(source, notify)
+  const keys = keysView()
+  const scenario = scenarioView(source, notify)
+  const clock = clockView(source, notify)
+  const sessions = sessionPicker(source, options.onSession ?? (() => undefined))
+  const connection = h('span', { class: 'connection live' }, 'live')
+  const container = h(
+    'div',
+    { class: 'panel' },
+    h(
+      'header',
+      { class: 'bar' },
+      h('h1', {}, 'petstore-mock'),
+      h('span', { class: 'source' }, source.label),
+      source.sessions ? sessions.element : h('span', { class: 'muted' }, `session ${source.session}`),
+      connection,
+      ...(options.headerExtras ?? []),
+    ),
+    statusLine,
+    h('div', { class: 'main' }, requests.element, keys.element),
+    h('div', { class: 'side' }, scenario.element, clock.element, stateView(source, notify)),
+  )
+  root.replaceChildren(h('style', {}, PANEL_CSS), container)
+
+  const refresh = async () => {
+    try {
+      await Promise.all([requests.load(), scenario.load(), sessions.load(), source.keys().then(keys.show), source.clock().then(clock.show)])
+    } catch (error) {
+      notify(`Could not read the session: ${messageOf(error)}`, true)
+    }
+  }
+  const onEvent = (event: PanelEvent) => {
+    if (event.type === 'request') requests.add(event.data)
+    else if (event.type === 'quota') keys.show(event.data)
+    else if (event.type === 'clock') clock.show(event.data)
+    else if (event.type === 'connection') {
+      connection.textContent = event.data.connected ? 'live' : 'reconnecting…'
+      connection.className = `connection ${event.data.connected ? 'live' : 'lost'}`
+      if (event.data.connected) void refresh()
+      else if (event.data.message) notify(event.data.message, true)
+    } else void refresh()
+  }
+  const unsubscribe = source.subscribe(onEvent)
+  void refresh()
+  return {
+    refresh,
+    close() {
+      unsubscribe()
+      clock.stop()
+      root.replaceChildren()
+    },
+  }
+}

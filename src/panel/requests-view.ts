@@ -1,0 +1,189 @@
+/**
+ * The Requests table: the session's newest requests, newest first, live; filters by status and path;
+ * a click (or Enter) on a row shows its headers and bodies.
+ */
+import { field, h, replace, timeOfDay } from './dom.js'
+import type { PanelSource, RequestDetail, RequestRow } from './types.js'
+
+/** The table keeps at most this many rows (older ones are in the journal and the HAR). */
+export const MAX_ROWS = 200
+
+export interface RequestsView {
+  readonly element: HTMLElement
+  load(): Promise<void>
+  add(row: RequestRow): void
+}
+
+/** `4xx` or `429`: does the row's status match what was typed? */
+function statusMatches(filter: string, status: number): boolean {
+  const text = filter.trim().toLowerCase()
+  if (text === '') return true
+  if (/^\dxx$/.test(text)) return String(status)[0] === text[0]
+  return String(status).startsWith(text)
+}
+
+function rowElement(row: RequestRow, select: (row: RequestRow, tr: HTMLTableRowElement) => void): HTMLTableRowElement {
+  const tr = h(
+    'tr',
+    { class: 'row', tabindex: 0, 'aria-selected': 'false', 'data-seq': row.seq, title: `#${row.seq} at ${row.time}` },
+    h('td', {}, timeOfDay(row.time)),
+    h('td', {}, row.method),
+    h('td', { class: 'path' }, row.query === '' ? row.path : `${row.path}?${row.query}`),
+    h('td', { class: `num s${String(row.status)[0]}` }, row.status, row.code ? h('span', { class: 'muted' }, ` ${row.code}`) : null),
+    h('td', {}, row.plan ?? h('span', { class: 'muted' }, 'no key')),
+    h('td', { class: 'num' }, `${row.durationMs.toFixed(1)} ms`),
+    h('td', {}, row.scenario ?? '', row.fault ? h('span', { class: 'chaos' }, ` ${row.fault}`) : null),
+  )
+  tr.addEventListener('click', () => select(row, tr))
+  tr.addEventListener('keydown', (event) => {
+    if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault()
+      select(row, tr)
+    }
+  })
+  return tr
+}
+
+function headerTable(name: string, headers: Readonly<Record<string, string>>): HTMLElement {
+  return h(
+    'table',
+    { 'aria-label': name },
+    h(
+      'tbody',
+      {},
+      ...Object.entries(headers).map(([key, value]) => h('tr', {}, h('th', { scope: 'row' }, key), h('td', { class: 'path' }, value))),
+    ),
+  )
+}
+
+/**
+ * JSON text indented for reading without parsing it, so every number stays as spelled (int64 ids exact).
+ * Text that is not JSON comes out with its whitespace outside strings changed only.
+ */
+export function indentJson(text: string): string {
+  let out = ''
+  let depth = 0
+  let inString = false
+  const newline = () => `\n${'  '.repeat(depth)}`
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i] as string
+    if (inString) {
+      out += char
+      if (char === '\\') out += text[++i] ?? ''
+      else if (char === '"') inString = false
+    } else if (char === '"') {
+      inString = true
+      out += char
+    } else if (char === '{' || char === '[') {
+      depth += 1
+      out += char + newline()
+    } else if (char === '}' || char === ']') {
+      depth = Math.max(0, depth - 1)
+      out += newline() + char
+    } else if (char === ',') out += char + newline()
+    else if (char === ':') out += ': '
+    else if (!/\s/.test(char)) out += char
+  }
+  return out.replace(/([[{])\n\s*([\]}])/g, '$1$2')
+}
+
+/** A body as sent: indented when whole JSON, a truncated prefix or other text as it is. */
+function readable(text: string | undefined, truncated: boolean, type: string | undefined): string {
+  if (text === undefined || text === '') return '(none)'
+  return truncated || !/json/i.test(type ?? 'application/json') ? text : indentJson(text)
+}
+
+/** The details of one request: both sides' headers and bodies, truncated ones marked. */
+export function detailsOf(detail: RequestDetail): HTMLElement[] {
+  const truncated = (yes: boolean, size?: number) =>
+    yes ? h('span', { class: 'tag' }, size === undefined ? 'truncated to 16 KiB' : `truncated: first 16 KiB of ${size} bytes`) : null
+  return [
+    h('h3', {}, `#${detail.seq} ${detail.method} ${detail.path}${detail.query ? `?${detail.query}` : ''} → ${detail.status}`),
+    h('h3', {}, 'Request headers'),
+    headerTable('Request headers', detail.requestHeaders),
+    h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize)),
+    h('pre', {}, readable(detail.bodyText, detail.bodyTruncated, detail.requestHeaders['content-type'])),
+    h('h3', {}, 'Response headers'),
+    headerTable('Response headers', detail.responseHeaders),
+    h('h3', {}, 'Response body', truncated(detail.responseBodyTruncated)),
+    h('pre', {}, readable(detail.responseBody, detail.responseBodyTruncated, detail.responseHeaders['content-type'])),
+  ]
+}
+
+/**
+ * @example
+ * const view = requestsView(source, (message) => console.log(message))
+ * await view.load()
+ */
+export function requestsView(source: PanelSource, notify: (message: string, error?: boolean) => void): RequestsView {
+  let rows: RequestRow[] = []
+  const status = h('input', { type: 'text', inputmode: 'numeric', size: 6, placeholder: '4xx' })
+  const path = h('input', { type: 'search', size: 18, placeholder: '/v1/pets' })
+  const body = h('tbody')
+  const details = h('section', { class: 'details', 'aria-label': 'Request details', hidden: true })
+  const count = h('span', { class: 'muted' })
+  const visible = (row: RequestRow) => statusMatches(status.value, row.status) && row.path.includes(path.value.trim())
+
+  const select = async (row: RequestRow, tr: HTMLTableRowElement) => {
+    for (const other of body.querySelectorAll('tr[aria-selected="true"]')) other.setAttribute('aria-selected', 'false')
+    tr.setAttribute('aria-selected', 'true')
+    try {
+      const detail = await source.request(row.seq)
+      details.hidden = false
+      if (!detail) return replace(details, h('p', {}, `Entry #${row.seq} is no longer in the journal.`))
+      replace(details, ...detailsOf(detail))
+    } catch (error) {
+      notify(`Could not read request #${row.seq}: ${(error as Error).message}`, true)
+    }
+  }
+  const render = () => {
+    const shown = rows.filter(visible)
+    replace(body, ...shown.map((row) => rowElement(row, select)))
+    count.textContent = `${shown.length} shown of ${rows.length}`
+  }
+  status.addEventListener('input', render)
+  path.addEventListener('input', render)
+
+  const element = h(
+    'section',
+    { class: 'requests' },
+    h('h2', { id: 'requests-heading' }, 'Requests ', count),
+    h('div', { class: 'filters' }, field('Status filter', status, 'status-filter'), field('Path filter', path, 'path-filter')),
+    h(
+      'div',
+      { class: 'table-wrap' },
+      h(
+        'table',
+        { 'aria-label': 'Requests' },
+        h(
+          'thead',
+          {},
+          h(
+            'tr',
+            {},
+            ...['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario'].map((name) => h('th', { scope: 'col' }, name)),
+          ),
+        ),
+        body,
+      ),
+    ),
+    details,
+  )
+  return {
+    element,
+    async load() {
+      rows = await source.requests(MAX_ROWS)
+      render()
+    },
+    add(row) {
+      if (rows.some((known) => known.seq === row.seq)) return
+      rows.unshift(row)
+      if (rows.length > MAX_ROWS) rows.length = MAX_ROWS
+      if (visible(row)) {
+        body.prepend(rowElement(row, select))
+        while (body.rows.length > MAX_ROWS) body.lastElementChild?.remove()
+      }
+      count.textContent = `${body.rows.length} shown of ${rows.length}`
+    },
+  }
+}

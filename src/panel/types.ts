@@ -1,0 +1,83 @@
+/**
+ * The control panel's one contract with its two data sources (issue #16): the server's admin API and
+ * event stream (`http-source.ts`), or the world in the page itself (`world-source.ts`). The panel
+ * (`panel.ts`) knows only this interface. Types only: nothing here exists at run time.
+ */
+import type { KeyStatus } from '../core/key-status.js'
+import type { ScenarioListing } from '../scenarios/catalogue.js'
+import type { ClockView } from '../world/events.js'
+
+/** A journal entry as the Requests table shows it (the event stream's `request` data). */
+export interface RequestRow {
+  readonly seq: number
+  /** ISO 8601, on the session's clock. */
+  readonly time: string
+  readonly method: string
+  readonly path: string
+  readonly query: string
+  readonly status: number
+  readonly plan: string | undefined
+  readonly key: string | undefined
+  readonly durationMs: number
+  readonly scenario: string | undefined
+  readonly code: string | undefined
+  readonly fault: string | undefined
+  readonly bodySize: number
+  readonly bodyTruncated: boolean
+}
+
+/** One entry whole: what a click on a row shows. */
+export interface RequestDetail extends RequestRow {
+  /** The request body as sent (its first 16 KiB when truncated). */
+  readonly bodyText: string | undefined
+  readonly requestHeaders: Readonly<Record<string, string>>
+  readonly responseHeaders: Readonly<Record<string, string>>
+  readonly responseBody: string
+  readonly responseBodyTruncated: boolean
+}
+
+/** One key's quota (`GET /__mock/keys`). */
+export type KeyRow = KeyStatus
+
+/** One scenario of the catalogue (`GET /__mock/scenarios`). */
+export type ScenarioRow = ScenarioListing
+
+/** The clock (`GET /__mock/clock`). */
+export type ClockRow = ClockView
+
+export type PanelEvent =
+  | { readonly type: 'request'; readonly data: RequestRow }
+  | { readonly type: 'quota'; readonly data: readonly KeyRow[] }
+  | { readonly type: 'clock'; readonly data: ClockRow }
+  | { readonly type: 'scenario' | 'reset' | 'state'; readonly data: { readonly scenario: string } }
+  /** The source lost its connection (`connected: false`) or has it again (then the panel reloads everything). */
+  | { readonly type: 'connection'; readonly data: { readonly connected: boolean; readonly message?: string } }
+
+export interface PanelSource {
+  /** Where the data comes from, shown in the panel's header: `http://127.0.0.1:4010` or `this page`. */
+  readonly label: string
+  /** The session the panel shows. */
+  readonly session: string
+  /** The live sessions (the server's); `undefined` when there is only one (the page). */
+  sessions?(): Promise<string[]>
+  /** The newest entries, newest first, at most `limit`. */
+  requests(limit: number): Promise<RequestRow[]>
+  request(seq: number): Promise<RequestDetail | undefined>
+  keys(): Promise<KeyRow[]>
+  scenarios(): Promise<ScenarioRow[]>
+  clock(): Promise<ClockRow>
+  useScenario(name: string): Promise<void>
+  advanceClock(seconds: number): Promise<void>
+  /** Freezes the clock at a moment (ISO 8601). */
+  setClock(moment: string): Promise<void>
+  realTime(): Promise<void>
+  reset(): Promise<void>
+  /** The state as the JSON text `GET /__mock/state` answers. */
+  exportState(): Promise<string>
+  /** Replaces the state; rejects with a message naming the problem. */
+  importState(text: string): Promise<void>
+  /** The journal as a HAR 1.2 JSON text. */
+  har(): Promise<string>
+  /** Calls `listener` with every event; returns the function that stops it. */
+  subscribe(listener: (event: PanelEvent) => void): () => void
+}

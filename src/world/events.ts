@@ -1,0 +1,130 @@
+/**
+ * A world's live events, for the control panel and any tool that follows a world (`GET /__mock/events`):
+ * each answered request, the clock's moves, scenario switches, resets and imports, and the keys' quota.
+ * Without subscribers it listens to nothing, so the hot path pays nothing for it (issue #16).
+ */
+import type { Clock } from '../clock.js'
+import type { JournalRecorder, JournalSummary } from '../core/journal.js'
+import { summaryOf } from '../core/journal.js'
+import { type KeyStatus, keyStatus } from '../core/key-status.js'
+import type { RateLimiter } from '../core/rate-limit.js'
+import type { ApiKey } from '../core/types.js'
+
+/** The clock as the admin API and the panel show it. */
+export interface ClockView {
+  /** The clock's time, ISO 8601. */
+  readonly now: string
+  readonly frozen: boolean
+  /** How far a running clock is from real time, in ms. */
+  readonly offsetMs: number
+}
+
+export type WorldEvent =
+  | { readonly type: 'request'; readonly data: JournalSummary }
+  | { readonly type: 'quota'; readonly data: readonly KeyStatus[] }
+  | { readonly type: 'clock'; readonly data: ClockView }
+  | { readonly type: 'scenario'; readonly data: { readonly scenario: string } }
+  | { readonly type: 'reset'; readonly data: { readonly scenario: string } }
+  | { readonly type: 'state'; readonly data: { readonly scenario: string } }
+
+export type WorldEventType = WorldEvent['type']
+
+export interface WorldEvents {
+  /** Calls `listener` with every event from now on; returns the function that stops it. */
+  subscribe(listener: (event: WorldEvent) => void): () => void
+  /** How many listeners there are. */
+  readonly subscribers: number
+  /** The world tells its listeners that it switched scenario, was reset or had its state replaced. */
+  changed(type: 'scenario' | 'reset' | 'state'): void
+}
+
+/** The quota of many requests is sent once: at most one `quota` event per this many ms. */
+const QUOTA_EVERY_MS = 200
+
+export function clockView(clock: Clock): ClockView {
+  const { frozenAt, offset } = clock.snapshot()
+  return { now: new Date(clock.now()).toISOString(), frozen: frozenAt !== null, offsetMs: offset }
+}
+
+export function keyStatuses(keys: ReadonlyMap<string, ApiKey>, rateLimiter: RateLimiter, now: number): KeyStatus[] {
+  return [...keys.values()].map((key) => keyStatus(key, rateLimiter.counters(key.key), now))
+}
+
+/**
+ * @example
+ * const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => 'default' })
+ * const stop = events.subscribe((event) => console.log(event.type))
+ */
+export function createWorldEvents(parts: {
+  journal: JournalRecorder
+  clock: Clock
+  keys: ReadonlyMap<string, ApiKey>
+  rateLimiter: RateLimiter
+  scenario: () => string
+}): WorldEvents {
+  const { journal, clock, keys, rateLimiter, scenario } = parts
+  const listeners = new Set<(event: WorldEvent) => void>()
+  let detach: (() => void) | undefined
+  let quotaTimer: ReturnType<typeof setTimeout> | undefined
+
+  const emit = (event: WorldEvent) => {
+    for (const listener of [...listeners]) {
+      try {
+        listener(event)
+      } catch (error) {
+        // A listener's failure is its own: the world and the other listeners go on.
+        console.error('[petstore-mock] An event listener failed:', error)
+      }
+    }
+  }
+  const emitQuota = () => {
+    clearTimeout(quotaTimer)
+    quotaTimer = undefined
+    if (listeners.size > 0) emit({ type: 'quota', data: keyStatuses(keys, rateLimiter, clock.now()) })
+  }
+  const quotaSoon = () => {
+    if (quotaTimer !== undefined) return
+    quotaTimer = setTimeout(emitQuota, QUOTA_EVERY_MS)
+    // Node: a pending quota event never keeps the process alive.
+    ;(quotaTimer as { unref?: () => void }).unref?.()
+  }
+  const attach = () => {
+    const stopJournal = journal.listen((entry) => {
+      emit({ type: 'request', data: summaryOf(entry) })
+      if (entry.plan !== undefined) quotaSoon()
+    })
+    const stopClock = clock.onChange?.(() => {
+      emit({ type: 'clock', data: clockView(clock) })
+      quotaSoon()
+    })
+    detach = () => {
+      stopJournal()
+      stopClock?.()
+      clearTimeout(quotaTimer)
+      quotaTimer = undefined
+    }
+  }
+
+  return {
+    subscribe(listener) {
+      listeners.add(listener)
+      if (!detach) attach()
+      return () => {
+        listeners.delete(listener)
+        if (listeners.size === 0 && detach) {
+          detach()
+          detach = undefined
+        }
+      }
+    },
+    get subscribers() {
+      return listeners.size
+    },
+    changed(type) {
+      if (listeners.size === 0) return
+      emit({ type, data: { scenario: scenario() } })
+      emit({ type: 'clock', data: clockView(clock) })
+      emitQuota()
+    },
+  }
+}
