@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
 import { benchAbuse } from './abuse.js'
 import { benchBuilds } from './builds.js'
+import { benchEvents } from './events.js'
 import { benchFlatCost } from './flat-cost.js'
 import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
@@ -28,6 +29,7 @@ const suites = {
   soak: benchSoak,
   abuse: benchAbuse,
   builds: benchBuilds,
+  events: benchEvents,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

@@ -143,12 +143,11 @@ export interface Raw {
   entry?: JournalEntry | undefined
 }
 
-/** The entry of a recorded exchange, built on first read and kept. */
-export function toEntry(raw: Raw): JournalEntry {
-  if (raw.entry) return raw.entry
+/** The summary of a recorded exchange: no body parsed, no header copied (the event stream sends one per request). */
+export function toSummary(raw: Raw): JournalSummary {
   const { meta } = raw
   const h = raw.headers
-  const entry: JournalEntry = {
+  return {
     seq: raw.seq,
     at: raw.at,
     time: new Date(raw.at).toISOString(),
@@ -159,9 +158,7 @@ export function toEntry(raw: Raw): JournalEntry {
     plan: meta?.plan,
     operation: meta?.operation,
     bodySize: raw.bodySize ?? (raw.body === undefined ? 0 : utf8Length(raw.body)),
-    body: raw.bodySize === undefined ? parseBody(raw.body) : raw.body,
     bodyTruncated: raw.bodySize !== undefined,
-    bodyText: raw.body,
     status: raw.status,
     rateLimit: Object.fromEntries(
       Object.entries({
@@ -178,10 +175,20 @@ export function toEntry(raw: Raw): JournalEntry {
     arrival: raw.arrival,
     delivered: raw.delivered,
     durationMs: raw.durationMs,
+    responseBodyTruncated: raw.responseTruncated,
+  }
+}
+
+/** The entry of a recorded exchange, built on first read and kept. */
+export function toEntry(raw: Raw): JournalEntry {
+  if (raw.entry) return raw.entry
+  const entry: JournalEntry = {
+    ...toSummary(raw),
+    body: raw.bodySize === undefined ? parseBody(raw.body) : raw.body,
+    bodyText: raw.body,
     requestHeaders: redactedHeaders(raw.requestHeaders),
     responseHeaders: raw.headers,
     responseBody: raw.responseBody,
-    responseBodyTruncated: raw.responseTruncated,
   }
   raw.entry = entry
   return entry

@@ -4,7 +4,7 @@
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
 import { createJournalBudget, type Hold, type JournalBudget } from './journal-budget.js'
-import { errorCode, type JournalEntry, type JournalFilter, matchesFilter, type Raw, toEntry } from './journal-entry.js'
+import { errorCode, type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './journal-entry.js'
 import { utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
@@ -35,10 +35,10 @@ export interface Journal {
   /** The entry of sequence number `seq`, while the journal keeps it. */
   get(seq: number): JournalEntry | undefined
   /**
-   * Calls `listener` with each entry as it is recorded (also with a limit of 0). Returns the function that stops it.
-   * Without listeners, recording builds no entry.
+   * Calls `listener` with the summary of each exchange as it is recorded (also with a limit of 0): no body parsed,
+   * no header copied. Returns the function that stops it. Without listeners, recording builds nothing for them.
    */
-  listen(listener: (entry: JournalEntry) => void): () => void
+  listen(listener: (summary: JournalSummary) => void): () => void
   /** How many entries it keeps. */
   readonly limit: number
 }
@@ -149,8 +149,8 @@ function rawOf(seq: number, at: number, request: ApiRequest, response: ApiRespon
 }
 
 /** Hands a new entry to those waiting for one and to the listeners. */
-function tell(entry: JournalEntry, ...groups: Set<(entry: JournalEntry) => void>[]): void {
-  for (const group of groups) for (const call of [...group]) call(entry)
+function tell<T>(value: T, group: Set<(value: T) => void>): void {
+  for (const call of [...group]) call(value)
 }
 
 /** The entry numbered `wanted`, searched from the newest (a limit of 0 or a clear leaves gaps in the numbers). */
@@ -191,7 +191,7 @@ export function createJournal({
   let head = 0
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
-  const listeners = new Set<(entry: JournalEntry) => void>()
+  const listeners = new Set<(summary: JournalSummary) => void>()
 
   const dropOldest = (): void => {
     if (head >= kept.length) return
@@ -223,7 +223,8 @@ export function createJournal({
       undelivered.set(response, raw)
       if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
       if (limit > 0) keep(raw)
-      if (waiters.size > 0 || listeners.size > 0) tell(toEntry(raw), waiters, listeners)
+      if (waiters.size > 0) tell(toEntry(raw), waiters)
+      if (listeners.size > 0) tell(toSummary(raw), listeners)
     },
     delivered(response, nextArrival) {
       const raw = undelivered.get(response)

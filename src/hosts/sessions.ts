@@ -46,6 +46,8 @@ export function createSessions(options: PetStoreOptions, max: number, dataFor?: 
       live.delete(oldest)
       // Its journal gives its bytes back to the shared budget.
       evicted.journal.clear()
+      // Its event streams end: their clients reconnect to the session's next world.
+      evicted.events.end()
     }
   }
   return {

@@ -116,7 +116,9 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
 function followEvents(url: string, headers: Record<string, string>, listener: (event: PanelEvent) => void): () => void {
   const controller = new AbortController()
   let lastId: string | undefined
-  let connected = true
+  // `undefined` until the first answer: the first connection is told too, so the panel reads the session again once the
+  // server follows it (requests recorded between the panel's first read and the subscription were lost otherwise).
+  let connected: boolean | undefined
   const tell = (up: boolean, message?: string) => {
     if (up === connected) return
     connected = up

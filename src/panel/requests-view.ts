@@ -123,6 +123,11 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   const details = h('section', { class: 'details', 'aria-label': 'Request details', hidden: true })
   const count = h('span', { class: 'muted' })
   const visible = (row: RequestRow) => statusMatches(status.value, row.status) && row.path.includes(path.value.trim())
+  // Loads overlap (first connection, scenario switch, reset): only the newest shows, with the rows the event stream
+  // brought while it was on its way, which may be newer than the list it read.
+  let loadsStarted = 0
+  let loadShown = 0
+  const arriving = new Set<RequestRow[]>()
 
   const select = async (row: RequestRow, tr: HTMLTableRowElement) => {
     for (const other of body.querySelectorAll('tr[aria-selected="true"]')) other.setAttribute('aria-selected', 'false')
@@ -172,10 +177,24 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   return {
     element,
     async load() {
-      rows = await source.requests(MAX_ROWS)
+      const load = ++loadsStarted
+      const arrived: RequestRow[] = []
+      arriving.add(arrived)
+      let loaded: RequestRow[]
+      try {
+        loaded = await source.requests(MAX_ROWS)
+      } finally {
+        arriving.delete(arrived)
+      }
+      if (load < loadShown) return
+      loadShown = load
+      const newest = loaded[0]?.seq ?? 0
+      rows = [...arrived.filter((row) => row.seq > newest).reverse(), ...loaded].slice(0, MAX_ROWS)
       render()
     },
     add(row) {
+      // Before the check below: after a reset, numbers start again and the rows still shown are the old ones.
+      for (const arrived of arriving) arrived.push(row)
       if (rows.some((known) => known.seq === row.seq)) return
       rows.unshift(row)
       if (rows.length > MAX_ROWS) rows.length = MAX_ROWS

@@ -5,7 +5,6 @@
  */
 import type { Clock } from '../clock.js'
 import type { JournalRecorder, JournalSummary } from '../core/journal.js'
-import { summaryOf } from '../core/journal.js'
 import { type KeyStatus, keyStatus } from '../core/key-status.js'
 import type { RateLimiter } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
@@ -26,6 +25,8 @@ export type WorldEvent =
   | { readonly type: 'scenario'; readonly data: { readonly scenario: string } }
   | { readonly type: 'reset'; readonly data: { readonly scenario: string } }
   | { readonly type: 'state'; readonly data: { readonly scenario: string } }
+  /** The world is gone (the server evicted its session): listeners are dropped after this one. */
+  | { readonly type: 'gone'; readonly data: { readonly scenario: string } }
 
 export type WorldEventType = WorldEvent['type']
 
@@ -36,6 +37,8 @@ export interface WorldEvents {
   readonly subscribers: number
   /** The world tells its listeners that it switched scenario, was reset or had its state replaced. */
   changed(type: 'scenario' | 'reset' | 'state'): void
+  /** Tells the listeners the world is gone, then drops them (the server evicted its session). */
+  end(): void
 }
 
 /** The quota of many requests is sent once: at most one `quota` event per this many ms. */
@@ -89,9 +92,9 @@ export function createWorldEvents(parts: {
     ;(quotaTimer as { unref?: () => void }).unref?.()
   }
   const attach = () => {
-    const stopJournal = journal.listen((entry) => {
-      emit({ type: 'request', data: summaryOf(entry) })
-      if (entry.plan !== undefined) quotaSoon()
+    const stopJournal = journal.listen((summary) => {
+      emit({ type: 'request', data: summary })
+      if (summary.plan !== undefined) quotaSoon()
     })
     const stopClock = clock.onChange?.(() => {
       emit({ type: 'clock', data: clockView(clock) })
@@ -119,6 +122,13 @@ export function createWorldEvents(parts: {
     },
     get subscribers() {
       return listeners.size
+    },
+    end() {
+      if (listeners.size === 0) return
+      emit({ type: 'gone', data: { scenario: scenario() } })
+      listeners.clear()
+      detach?.()
+      detach = undefined
     },
     changed(type) {
       if (listeners.size === 0) return

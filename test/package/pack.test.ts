@@ -102,11 +102,14 @@ it('packs the built entries, the scenarios, the docs and the licence, and no tes
   expect(
     paths.filter(
       (path) =>
-        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(path),
+        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(path),
     ),
   ).toEqual([])
   expect(paths.filter((path) => /\.test\.|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
   expect(paths).toContain('LICENSE')
+  // Issue #16: the Postman collection, and the control panel's modules the server serves.
+  expect(paths).toContain('postman/petstore-mock.postman_collection.json')
+  expect(paths).toContain('dist/src/panel/ui-main.js')
   for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'cli']) {
     expect(paths).toContain(`dist/src/${entry}.js`)
     expect(paths).toContain(`dist/src/${entry}.d.ts`)

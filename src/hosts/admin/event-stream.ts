@@ -47,9 +47,10 @@ export function createEventStreams(): EventStreams {
 const frame = (event: string, data: string, id?: number): string =>
   `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`
 
+/** A summary holds no bigint: the plain serialiser, cheaper than the exact one, is enough on this path. */
 function toFrame(event: WorldEvent): string {
-  if (event.type === 'request') return frame('request', stringifyJson(event.data), event.data.seq)
-  return frame(event.type, stringifyJson(event.data))
+  if (event.type === 'request') return frame('request', JSON.stringify(event.data), event.data.seq)
+  return frame(event.type, JSON.stringify(event.data))
 }
 
 /** The entries after `Last-Event-ID` (or `?after=`), oldest first, as frames. */
@@ -72,6 +73,11 @@ export function eventStreamRoute(streams: EventStreams, session: (res: Response)
       return
     }
     const world = worldOf(res)
+    if (req.method === 'HEAD') {
+      // A HEAD learns the stream's headers and takes no slot.
+      res.status(200).type('text/event-stream; charset=utf-8').end()
+      return
+    }
     res.status(200).set({
       'content-type': 'text/event-stream; charset=utf-8',
       'cache-control': 'no-store',
@@ -90,6 +96,7 @@ export function eventStreamRoute(streams: EventStreams, session: (res: Response)
       if (res.writableLength > MAX_PENDING_BYTES) end()
     }
     const unsubscribe = world.events.subscribe((event) => {
+      if (event.type === 'gone') return end()
       pending += toFrame(event)
       timer ??= setTimeout(flush, FLUSH_EVERY_MS)
     })

@@ -1,0 +1,346 @@
+/**
+ * The admin routes the control panel reads (issue #16), on the built CLI over loopback: the live
+ * sessions, the keys' quota and bans, one whole journal entry, the journal as HAR, and the panel page.
+ */
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { auth, ensureBuilt, killClis, startCli } from './support.js'
+
+vi.setConfig({ testTimeout: 15_000 })
+beforeAll(ensureBuilt, 90_000)
+
+const FROZEN = '2026-06-01T12:00:30Z'
+const FROZEN_MS = Date.parse(FROZEN)
+
+let url: string
+beforeAll(async () => {
+  url = (await startCli(['--port', '0', '--log', 'silent'])).url
+}, 20_000)
+afterAll(killClis)
+
+interface ErrorBody {
+  code: string
+  message: string
+  status: number
+}
+
+interface KeyRow {
+  key: string
+  plan: string
+  perMinute: number
+  perDay: number
+  minuteRemaining: number
+  minuteResetsAt: string
+  dayRemaining: number
+  dayResetsAt: string
+  bannedUntil: string | null
+}
+
+async function expectError(response: Response, status: number, code?: string): Promise<ErrorBody> {
+  const text = await response.text()
+  expect(response.status, text).toBe(status)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  const body = JSON.parse(text) as ErrorBody
+  expect(body).toEqual({ code: code ?? expect.stringMatching(/^[a-z]+(_[a-z]+)*$/), message: expect.any(String), status })
+  return body
+}
+
+const withSession = (name: string, headers: Record<string, string> = {}) => ({ 'x-mock-session': name, ...headers })
+
+async function freeze(session: string, iso = FROZEN): Promise<void> {
+  const response = await fetch(`${url}/__mock/clock`, { method: 'POST', headers: withSession(session), body: JSON.stringify({ set: iso }) })
+  expect(response.status).toBe(200)
+}
+
+async function call(
+  path: string,
+  session: string,
+  key: string,
+  init: RequestInit = {},
+): Promise<{ status: number; text: string; headers: Headers }> {
+  const response = await fetch(`${url}${path}`, {
+    ...init,
+    headers: auth(key, withSession(session, (init.headers ?? {}) as Record<string, string>)),
+  })
+  return { status: response.status, text: await response.text(), headers: response.headers }
+}
+
+const keysOf = async (session: string): Promise<KeyRow[]> => {
+  const response = await fetch(`${url}/__mock/keys`, { headers: withSession(session) })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+  return (await response.json()) as KeyRow[]
+}
+
+const sessionNames = async (): Promise<string[]> => {
+  const response = await fetch(`${url}/__mock/sessions`)
+  expect(response.status).toBe(200)
+  return (await response.json()) as string[]
+}
+
+describe('GET /__mock/sessions', () => {
+  it('lists the default session first, then the sessions used, least recently used first', async () => {
+    expect((await call('/v1/pets/1', 'live-alice', 'test-pro')).status).toBe(200)
+    expect((await call('/v1/pets/1', 'live-bob', 'test-pro')).status).toBe(200)
+    const names = await sessionNames()
+    expect(names[0]).toBe('default')
+    expect(names.slice(-2)).toEqual(['live-alice', 'live-bob'])
+    expect(names.filter((name) => name === 'default')).toHaveLength(1)
+    expect((await call('/v1/pets/1', 'live-alice', 'test-pro')).status).toBe(200)
+    expect((await sessionNames()).slice(-2)).toEqual(['live-bob', 'live-alice'])
+  })
+
+  it('does not list a session nobody used', async () => {
+    expect(await sessionNames()).not.toContain('live-never-used')
+  })
+})
+
+describe('GET /__mock/keys', () => {
+  it("shows the four default keys with the spec's plan limits and their whole quota", async () => {
+    await freeze('keys-fresh')
+    const keys = await keysOf('keys-fresh')
+    expect(keys).toEqual([
+      {
+        key: 'test-free',
+        plan: 'free',
+        perMinute: 60,
+        perDay: 1000,
+        minuteRemaining: 60,
+        minuteResetsAt: '2026-06-01T12:01:00.000Z',
+        dayRemaining: 1000,
+        dayResetsAt: '2026-06-02T00:00:00.000Z',
+        bannedUntil: null,
+      },
+      expect.objectContaining({ key: 'test-pro', plan: 'pro', perMinute: 300, perDay: 10000, minuteRemaining: 300, dayRemaining: 10000 }),
+      expect.objectContaining({
+        key: 'test-business',
+        plan: 'business',
+        perMinute: 1000,
+        perDay: 100000,
+        minuteRemaining: 1000,
+        dayRemaining: 100000,
+      }),
+      expect.objectContaining({
+        key: 'test-enterprise',
+        plan: 'enterprise',
+        perMinute: 5000,
+        perDay: 1000000,
+        minuteRemaining: 5000,
+        dayRemaining: 1000000,
+      }),
+    ])
+  })
+
+  it('shows minuteRemaining and dayRemaining dropping for the key used, and only for it', async () => {
+    await freeze('keys-used')
+    for (let i = 0; i < 3; i++) expect((await call('/v1/pets?limit=1', 'keys-used', 'test-pro')).status).toBe(200)
+    // A 404 counts too (spec decision 24); a 401 does not.
+    expect((await call('/v1/pets/999999', 'keys-used', 'test-pro')).status).toBe(404)
+    expect((await call('/v1/pets', 'keys-used', 'not-a-key')).status).toBe(401)
+    const keys = await keysOf('keys-used')
+    expect(keys.find((key) => key.key === 'test-pro')).toMatchObject({ minuteRemaining: 296, dayRemaining: 9996, bannedUntil: null })
+    expect(keys.find((key) => key.key === 'test-free')).toMatchObject({ minuteRemaining: 60, dayRemaining: 1000 })
+    // Another session's counters are its own.
+    expect((await keysOf('keys-other')).find((key) => key.key === 'test-pro')?.dayRemaining).toBe(10000)
+  })
+
+  it('shows the quota back in full when the minute rolls over, and the day still counted', async () => {
+    await freeze('keys-roll')
+    for (let i = 0; i < 2; i++) expect((await call('/v1/pets?limit=1', 'keys-roll', 'test-free')).status).toBe(200)
+    await freeze('keys-roll', '2026-06-01T12:01:00Z')
+    expect((await keysOf('keys-roll')).find((key) => key.key === 'test-free')).toMatchObject({
+      minuteRemaining: 60,
+      minuteResetsAt: '2026-06-01T12:02:00.000Z',
+      dayRemaining: 998,
+    })
+  })
+
+  it('shows bannedUntil 15 minutes after a Free key sends its 5th early retry after a 429', async () => {
+    await freeze('keys-ban')
+    for (let i = 0; i < 60; i++) expect((await call('/v1/pets?limit=1', 'keys-ban', 'test-free')).status).toBe(200)
+    const limited = await call('/v1/pets?limit=1', 'keys-ban', 'test-free')
+    expect(limited.status).toBe(429)
+    expect(JSON.parse(limited.text)).toMatchObject({ code: 'rate_limited' })
+    expect((await keysOf('keys-ban')).find((key) => key.key === 'test-free')).toMatchObject({ minuteRemaining: 0, bannedUntil: null })
+    // The clock stands still, so each retry comes before Retry-After: the 5th is banned (spec decision 30).
+    for (let i = 1; i <= 4; i++) {
+      const early = await call('/v1/pets?limit=1', 'keys-ban', 'test-free')
+      expect(JSON.parse(early.text)).toMatchObject({ code: 'rate_limited' })
+    }
+    const banned = await call('/v1/pets?limit=1', 'keys-ban', 'test-free')
+    expect(banned.status).toBe(429)
+    expect(JSON.parse(banned.text)).toMatchObject({ code: 'key_temporarily_banned' })
+    expect(banned.headers.get('retry-after')).toBe('900')
+    const free = (await keysOf('keys-ban')).find((key) => key.key === 'test-free')
+    expect(free).toMatchObject({
+      minuteRemaining: 0,
+      dayRemaining: 940,
+      bannedUntil: new Date(FROZEN_MS + 15 * 60_000).toISOString(),
+    })
+    expect(free?.bannedUntil).toBe('2026-06-01T12:15:30.000Z')
+    // The other keys are not banned.
+    expect((await keysOf('keys-ban')).filter((key) => key.bannedUntil !== null).map((key) => key.key)).toEqual(['test-free'])
+  })
+
+  it('shows the ban over once its 15 minutes have passed', async () => {
+    await freeze('keys-ban-over')
+    for (let i = 0; i < 66; i++) await call('/v1/pets?limit=1', 'keys-ban-over', 'test-free')
+    expect((await keysOf('keys-ban-over')).find((key) => key.key === 'test-free')?.bannedUntil).toBe('2026-06-01T12:15:30.000Z')
+    await freeze('keys-ban-over', '2026-06-01T12:15:30Z')
+    expect((await keysOf('keys-ban-over')).find((key) => key.key === 'test-free')).toMatchObject({ bannedUntil: null, minuteRemaining: 60 })
+  })
+})
+
+describe('GET /__mock/requests/:seq', () => {
+  it('answers a whole entry: redacted Authorization, request and response headers, and the response body', async () => {
+    await freeze('entry-1')
+    const body = '{"name":"Rex","categoryId":9007199254740993}'
+    const created = await call('/v1/pets?trace=1', 'entry-1', 'test-free', {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', 'x-trace': 'abc' },
+      body,
+    })
+    expect(created.status).toBe(201)
+    const response = await fetch(`${url}/__mock/requests/1`, { headers: withSession('entry-1') })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    const text = await response.text()
+    // Exact integers beyond 2^53 stay exact in the entry's body.
+    expect(text).toContain('"categoryId":9007199254740993')
+    expect(text).not.toContain('test-free')
+    const entry = JSON.parse(text) as Record<string, unknown>
+    expect(entry).toMatchObject({
+      seq: 1,
+      time: '2026-06-01T12:00:30.000Z',
+      method: 'POST',
+      path: '/v1/pets',
+      query: 'trace=1',
+      key: 'free …free',
+      plan: 'free',
+      operation: 'createPet',
+      status: 201,
+      bodySize: Buffer.byteLength(body),
+      bodyTruncated: false,
+      bodyText: body,
+      rateLimit: { limit: 60, remaining: 59, reset: FROZEN_MS / 1000 + 30 },
+      responseBody: created.text,
+      responseBodyTruncated: false,
+    })
+    expect(entry.durationMs).toEqual(expect.any(Number))
+    expect(entry.requestHeaders).toMatchObject({
+      authorization: 'Bearer …free',
+      'content-type': 'application/json',
+      'x-trace': 'abc',
+      'x-mock-session': 'entry-1',
+    })
+    expect(entry.responseHeaders).toMatchObject({
+      location: '/v1/pets/51',
+      'x-ratelimit-limit': '60',
+      'x-ratelimit-remaining': '59',
+      'content-type': 'application/json',
+    })
+    expect(created.text).toBe('{"id":51,"name":"Rex","categoryId":9007199254740993}')
+  })
+
+  it("reads the entry of the request's session", async () => {
+    expect((await call('/v1/pets/7', 'entry-2', 'test-pro')).status).toBe(200)
+    expect((await call('/v1/pets/8', 'entry-3', 'test-pro')).status).toBe(200)
+    const two = (await (await fetch(`${url}/__mock/requests/1`, { headers: withSession('entry-2') })).json()) as { path: string }
+    const three = (await (await fetch(`${url}/__mock/requests/1?session=entry-3`)).json()) as { path: string }
+    expect([two.path, three.path]).toEqual(['/v1/pets/7', '/v1/pets/8'])
+  })
+
+  it('answers an entry the journal does not hold with 404 and an Error body', async () => {
+    expect((await call('/v1/pets/1', 'entry-4', 'test-pro')).status).toBe(200)
+    const body = await expectError(await fetch(`${url}/__mock/requests/2`, { headers: withSession('entry-4') }), 404)
+    expect(body.message).toContain('2')
+    await expectError(await fetch(`${url}/__mock/requests/999999999`, { headers: withSession('entry-4') }), 404)
+    await expectError(await fetch(`${url}/__mock/requests/0`, { headers: withSession('entry-4') }), 404)
+  })
+
+  it('answers an entry the journal dropped with reset with 404', async () => {
+    expect((await call('/v1/pets/1', 'entry-5', 'test-pro')).status).toBe(200)
+    expect((await fetch(`${url}/__mock/requests/1`, { headers: withSession('entry-5') })).status).toBe(200)
+    expect((await fetch(`${url}/__mock/reset`, { method: 'POST', headers: withSession('entry-5') })).status).toBe(204)
+    await expectError(await fetch(`${url}/__mock/requests/1`, { headers: withSession('entry-5') }), 404)
+  })
+
+  it('answers a number that is not a whole number with 400 and an Error body', async () => {
+    for (const bad of ['abc', '-1', '1.5', '1e3', '12345678901234567890']) {
+      const body = await expectError(await fetch(`${url}/__mock/requests/${bad}`), 400)
+      expect(body.code, bad).toBe('invalid_admin_request')
+    }
+  })
+})
+
+describe('GET /__mock/requests.har', () => {
+  it('downloads the journal as an attachment that parses as HAR 1.2', async () => {
+    await freeze('har-1')
+    expect((await call('/v1/pets?limit=2&status=available', 'har-1', 'test-pro')).status).toBe(200)
+    const body = '{"name":"Rex","categoryId":9223372036854775807}'
+    const created = await call('/v1/pets', 'har-1', 'test-pro', { method: 'POST', headers: { 'content-type': 'application/json' }, body })
+    expect(created.status).toBe(201)
+    const response = await fetch(`${url}/__mock/requests.har`, { headers: withSession('har-1') })
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^application\/json/)
+    expect(response.headers.get('content-disposition')).toMatch(/^attachment;\s*filename="[^"]+\.har"$/)
+    expect(response.headers.get('content-disposition')).toContain('har-1')
+    const text = await response.text()
+    expect(text).toContain('9223372036854775807')
+    const har = JSON.parse(text) as {
+      log: {
+        version: string
+        creator: { name: string; version: string }
+        entries: Array<{
+          startedDateTime: string
+          request: { method: string; url: string; headers: Array<{ name: string; value: string }>; postData?: { text: string } }
+          response: { status: number; content: { text: string } }
+        }>
+      }
+    }
+    expect(har.log.version).toBe('1.2')
+    expect(har.log.creator.name).toBe('petstore-mock')
+    expect(har.log.creator.version).toMatch(/^\d+\.\d+\.\d+/)
+    expect(har.log.entries.map((entry) => [entry.request.method, entry.request.url, entry.response.status])).toEqual([
+      ['GET', `${url}/v1/pets?limit=2&status=available`, 200],
+      ['POST', `${url}/v1/pets`, 201],
+    ])
+    expect(har.log.entries.map((entry) => entry.startedDateTime)).toEqual(['2026-06-01T12:00:30.000Z', '2026-06-01T12:00:30.000Z'])
+    const post = har.log.entries[1]
+    expect(post?.request.postData?.text).toBe(body)
+    expect(post?.response.content.text).toBe(created.text)
+    const authorization = post?.request.headers.find((header) => header.name === 'authorization')
+    expect(authorization?.value).toMatch(/^Bearer …/)
+    expect(authorization?.value).not.toContain('test')
+    expect(text).not.toContain('Bearer test-pro')
+  })
+
+  it("names the download after the session and holds only that session's requests", async () => {
+    expect((await call('/v1/pets/3', 'har-2', 'test-pro')).status).toBe(200)
+    const response = await fetch(`${url}/__mock/requests.har?session=har-2`)
+    expect(response.headers.get('content-disposition')).toBe('attachment; filename="petstore-mock-har-2.har"')
+    const har = (await response.json()) as { log: { entries: Array<{ request: { url: string } }> } }
+    expect(har.log.entries.map((entry) => entry.request.url)).toEqual([`${url}/v1/pets/3`])
+  })
+})
+
+describe('GET /__mock/ui', () => {
+  it('answers text/html with a CSP that forbids framing, and the page loads /__mock/ui/ui-main.js', async () => {
+    const response = await fetch(`${url}/__mock/ui`)
+    expect(response.status).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/html/)
+    const csp = response.headers.get('content-security-policy') ?? ''
+    expect(csp).toContain("frame-ancestors 'none'")
+    expect(csp).toMatch(/script-src 'self'/)
+    expect(csp).not.toContain("'unsafe-eval'")
+    expect(response.headers.get('x-frame-options')).toBe('DENY')
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff')
+    const page = await response.text()
+    expect(page).toMatch(/^<!doctype html>/i)
+    expect(page).toMatch(/<script[^>]+src="\/__mock\/ui\/ui-main\.js"/)
+  })
+
+  it('refuses a file name outside the panel with 404 and an Error body', async () => {
+    await expectError(await fetch(`${url}/__mock/ui/in-page.js`), 404)
+    await expectError(await fetch(`${url}/__mock/ui/..%2Fcli.js`), 404)
+  })
+})
