@@ -13,7 +13,7 @@ import { authenticate, redactKey } from './auth.js'
 import { type ErrorCode, json, problem } from './errors.js'
 import { utf8Length } from './json.js'
 import { matchRoute, type OperationId } from './routes.js'
-import type { ApiKey, ApiRequest, ApiResponse, ApiResult, PetRepository } from './types.js'
+import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetRepository } from './types.js'
 import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
 
 /** What the quota (rate limiter) decides for one request. */
@@ -23,8 +23,11 @@ export type QuotaDecision =
 
 /** The rate-limit seam: counts a key's requests and says which headers to send. */
 export interface Quota {
-  /** Counts one request of an authenticated key, or refuses it. */
-  consume(key: ApiKey): QuotaDecision
+  /**
+   * Counts one request of an authenticated key, or refuses it. A shared quota (`--redis`) decides elsewhere and
+   * answers later: the in-memory one answers at once, and the core then stays synchronous.
+   */
+  consume(key: ApiKey): QuotaDecision | Promise<QuotaDecision>
   /** The `X-RateLimit-*` headers of a response to a request without a valid key. */
   unauthenticated(): Record<string, string>
 }
@@ -77,14 +80,19 @@ const withHeaders = (response: ApiResponse, headers: Record<string, string>): Ap
   headers: { ...headers, ...response.headers },
 })
 
+/** A page of pets as the response body. */
+function listed(entries: readonly PetEntry[]): ApiResponse {
+  let body = '['
+  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as PetEntry).json
+  return json(200, `${body}]`)
+}
+
 /** `GET /pets` (listPets). */
-function listPets(world: ApiWorld, request: ApiRequest): ApiResponse {
+function listPets(world: ApiWorld, request: ApiRequest): ApiResult {
   const query = validateListQuery(request.query, world.options.queryValidation)
   if (!query.ok) return problem('invalid_query_parameter', query.message)
   const entries = query.statusMatchesNothing ? [] : world.pets.list(query.status, query.limit)
-  let body = '['
-  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as { json: string }).json
-  return json(200, `${body}]`)
+  return entries instanceof Promise ? entries.then(listed) : listed(entries)
 }
 
 /** `POST /pets` (createPet). */
@@ -100,6 +108,11 @@ function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
   const { defaultStatus } = world.options
   const pet = result.pet.status === undefined && defaultStatus !== undefined ? { ...result.pet, status: defaultStatus } : result.pet
   const added = world.pets.add(pet)
+  return added instanceof Promise ? added.then((result) => created(world, result)) : created(world, added)
+}
+
+/** The answer to a create: 201 once every copy has the pet, or 507 when no id was left. */
+function created(world: ApiWorld, added: Added | undefined): ApiResult {
   if (!added) {
     return problem(
       'id_space_exhausted',
@@ -112,7 +125,7 @@ function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
 }
 
 /** `GET /pets/{petId}` (getPet, deprecated): 410 from the sunset on. */
-function getPet(world: ApiWorld, petId: string): ApiResponse {
+function getPet(world: ApiWorld, petId: string): ApiResult {
   const { basePath, options } = world
   if (world.now() >= options.sunsetAt) {
     return problem(
@@ -122,6 +135,10 @@ function getPet(world: ApiWorld, petId: string): ApiResponse {
   }
   const id = parsePetId(petId)
   const entry = id === undefined ? undefined : world.pets.get(id)
+  return entry instanceof Promise ? entry.then((found) => got(found, petId)) : got(entry, petId)
+}
+
+function got(entry: PetEntry | undefined, petId: string): ApiResponse {
   if (!entry) return problem('pet_not_found', `No pet with id ${JSON.stringify(petId)}.`)
   return json(200, entry.json)
 }
@@ -178,32 +195,42 @@ export function createApi(world: ApiWorld): Api {
         const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
         return extra ? withHeaders(response, extra) : response
       }
-      const quota = world.quota.consume(caller.key)
+      const decided = world.quota.consume(caller.key)
       const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), ...(route.ok ? { operation: route.operation } : {}) }
-      const finish = (response: ApiResponse): ApiResponse => {
+      const counted = (quota: QuotaDecision) => afterQuota(world, request, route, quota, (response) => finish(quota, response))
+      const finish = (quota: QuotaDecision, response: ApiResponse): ApiResponse => {
         // The quota's headers object is new for each request: add to it rather than copy it (hot path).
         const headers = quota.headers
         if (extra) Object.assign(headers, extra)
         Object.assign(headers, response.headers)
         return { status: response.status, headers, body: response.body, meta }
       }
-      if (!quota.ok) return finish(problem(quota.code, quota.message))
-
-      if (!route.ok) {
-        if (route.code === 'route_not_found') {
-          return finish(problem('route_not_found', `No operation at ${request.method} ${request.path}.`))
-        }
-        return finish(
-          problem('method_not_allowed', `${request.method} is not allowed on ${request.path}; allowed: ${route.allow}.`, {
-            allow: route.allow,
-          }),
-        )
-      }
-      if (request.bodyTooLarge || isTooLarge(request, options.maxBodyBytes)) {
-        return finish(problem('payload_too_large', `Request body is larger than ${options.maxBodyBytes} bytes.`))
-      }
-      const result = operate(world, route.operation, request, route.petId)
-      return result instanceof Promise ? result.then(finish) : finish(result)
+      return decided instanceof Promise ? decided.then(counted) : counted(decided)
     },
   }
+}
+
+/** After the key's request was counted: its refusal, 404/405, 413, or the operation. */
+function afterQuota(
+  world: ApiWorld,
+  request: ApiRequest,
+  route: ReturnType<typeof matchRoute>,
+  quota: QuotaDecision,
+  finish: (response: ApiResponse) => ApiResponse,
+): ApiResult {
+  if (!quota.ok) return finish(problem(quota.code, quota.message))
+  if (!route.ok) {
+    if (route.code === 'route_not_found') return finish(problem('route_not_found', `No operation at ${request.method} ${request.path}.`))
+    return finish(
+      problem('method_not_allowed', `${request.method} is not allowed on ${request.path}; allowed: ${route.allow}.`, {
+        allow: route.allow,
+      }),
+    )
+  }
+  const { maxBodyBytes } = world.options
+  if (request.bodyTooLarge || isTooLarge(request, maxBodyBytes)) {
+    return finish(problem('payload_too_large', `Request body is larger than ${maxBodyBytes} bytes.`))
+  }
+  const result = operate(world, route.operation, request, route.petId)
+  return result instanceof Promise ? result.then(finish) : finish(result)
 }

@@ -45,6 +45,8 @@ export interface KeyCounters {
 }
 
 export interface RateLimiter extends Quota {
+  /** Decides at once: the counters are in this process's memory. */
+  consume(key: ApiKey): QuotaDecision
   /** The counters of a key, for inspection and snapshots. */
   counters(key: string): Readonly<KeyCounters> | undefined
   /** Replaces a key's counters (scenarios that start limited or banned, state restore). */

@@ -67,15 +67,29 @@ export interface PetEntry {
 
 /** The pets as the core sees them. The store implements it with indexes (no full scans). */
 export interface PetRepository {
-  get(id: bigint): PetEntry | undefined
+  /** A pet, now, or later from a shared store (`--redis`); the in-memory store answers at once. */
+  get(id: bigint): PetEntry | undefined | Promise<PetEntry | undefined>
   /** Up to `limit` pets in ascending id order, optionally only those with `status`. */
-  list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
+  list(status: PetStatus | undefined, limit: number): readonly PetEntry[] | Promise<readonly PetEntry[]>
   /**
    * Stores a new pet under the next id; the returned entry is visible to `get`/`list` at once.
    * `written` settles when a slower copy (the @msw/data collection) has it too. `undefined` when no
    * int64 id is left (the next id would be past the int64 maximum).
    */
-  add(pet: NewPetRecord): { entry: PetEntry; written?: Promise<void> | undefined } | undefined
+  add(pet: NewPetRecord): Added | undefined | Promise<Added | undefined>
+}
+
+/** The pets of one process's memory: every answer at once (the core stays synchronous over them). */
+export interface LocalPetRepository extends PetRepository {
+  get(id: bigint): PetEntry | undefined
+  list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
+  add(pet: NewPetRecord): Added | undefined
+}
+
+/** A stored pet, and when a slower copy has it too. */
+export interface Added {
+  readonly entry: PetEntry
+  readonly written?: Promise<void> | undefined
 }
 
 /** A known API key. */

@@ -6,7 +6,7 @@
 import { Collection } from '@msw/data'
 import type { NewPetRecord, PetRecord } from '../schemas.js'
 import { PetRecordSchema, PetSchema } from '../schemas.js'
-import { createIndexedPets, type IndexedPets, type PetCollection, type PetData, repositoryOf } from './pet-data.js'
+import { createIndexedPets, type IndexedPets, type LocalPetData, type PetCollection, repositoryOf } from './pet-data.js'
 
 function toPet(record: unknown): PetRecord | undefined {
   const parsed = PetSchema.safeParse(record)
@@ -52,7 +52,7 @@ function followUserWrites(
  * await data.load(generatePets({ seed: 1, count: 50, categories: 10 }))
  * data.collection.findMany((q) => q.where({ status: 'sold' }))
  */
-export function createCollectionData(): PetData & { readonly collection: PetCollection } {
+export function createCollectionData(): LocalPetData & { readonly collection: PetCollection } {
   const collection: PetCollection = new Collection({ schema: PetRecordSchema })
   const pets = createIndexedPets()
   const { index } = pets

@@ -5,7 +5,7 @@
  * directly (the standalone server's sessions, one-off scenario worlds). Imports nothing heavy.
  */
 import type { Collection } from '@msw/data'
-import type { PetEntry, PetRepository } from '../core/types.js'
+import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
 import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema } from '../schemas.js'
 import { createPetIndex, type PetIndex } from './pet-index.js'
 
@@ -68,13 +68,18 @@ export function createIndexedPets(): IndexedPets {
 }
 
 /** A repository reading the indexes, adding through `add`. */
-export function repositoryOf(pets: IndexedPets, add: (newPet: NewPetRecord) => ReturnType<PetRepository['add']>): PetRepository {
+export function repositoryOf(pets: IndexedPets, add: (newPet: NewPetRecord) => Added | undefined): LocalPetRepository {
   const { index } = pets
   return { get: (id) => index.get(id), list: (status, limit) => index.list(status, limit), add }
 }
 
 /** Index-only storage, and what a state log needs of it. */
-export interface IndexOnlyData extends PetData {
+/** Pets in this process's memory. */
+export interface LocalPetData extends PetData {
+  readonly repository: LocalPetRepository
+}
+
+export interface IndexOnlyData extends LocalPetData {
   /** Puts a pet back with its own id (replaying a state log); later ids come after it. */
   put(pet: PetRecord): void
 }
