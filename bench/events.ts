@@ -37,7 +37,7 @@ async function subscribe(base: string): Promise<{ stop: () => Promise<number> }>
 }
 
 export async function benchEvents(): Promise<{ lines: string[]; ok: boolean }> {
-  console.log('\n# The control panel\'s event stream (issue #16)')
+  console.log("\n# The control panel's event stream (issue #16)")
   const port = 4340
   const base = `http://127.0.0.1:${port}`
   const proc = startMock(port)

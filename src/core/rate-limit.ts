@@ -75,7 +75,7 @@ function retryAfterValue(options: RateLimitOptions, at: number, from: number): s
 }
 
 /** Rolls both windows of `counters` forward to `at`. */
-function roll(counters: KeyCounters, at: number): KeyCounters {
+export function roll(counters: KeyCounters, at: number): KeyCounters {
   const minuteStart = at - (((at % MINUTE) + MINUTE) % MINUTE)
   const dayStart = at - (((at % DAY) + DAY) % DAY)
   if (counters.minuteStart !== minuteStart) {
@@ -90,39 +90,88 @@ function roll(counters: KeyCounters, at: number): KeyCounters {
 }
 
 /**
- * A request over a limit: 429, or the ban when the key keeps sending before `Retry-After` has passed.
- * @see ../shared/spec/pet-store-service.md "Exceeding the limit"
+ * What the counters decided for one request, as plain data: the in-memory limiter and a shared one (a Lua script in
+ * Redis, `--redis`) both compute it, and `decisionOf` turns it into the same headers and messages.
  */
-function refuse(key: ApiKey, counters: KeyCounters, at: number, options: RateLimitOptions): QuotaDecision {
-  const { limits } = key
-  // The binding window is the one that frees the key last: the day when it is used up.
-  const dayUsedUp = counters.dayCount >= limits.perDay
-  const limit = dayUsedUp ? limits.perDay : limits.perMinute
-  const resetAt = dayUsedUp ? counters.dayStart + DAY : counters.minuteStart + MINUTE
-  if (counters.retryAt > at) {
-    counters.earlyRetries += 1
-    if (counters.earlyRetries >= options.banAfterEarlyRetries) {
-      counters.bannedUntil = at + options.banDurationMs
-      counters.retryAt = 0
-      counters.earlyRetries = 0
+export type QuotaOutcome =
+  | { readonly type: 'ok'; readonly limit: number; readonly remaining: number; readonly resetAt: number }
+  /** The key is banned (since an earlier request): `until` is when the ban ends. */
+  | { readonly type: 'banned'; readonly limit: number; readonly until: number }
+  /** This request earned the ban. */
+  | { readonly type: 'ban'; readonly limit: number; readonly until: number }
+  | { readonly type: 'limited'; readonly limit: number; readonly resetAt: number; readonly day: boolean }
+
+/** The headers and Error body of an outcome, asked at `at`. */
+export function decisionOf(outcome: QuotaOutcome, key: ApiKey, at: number, options: RateLimitOptions): QuotaDecision {
+  switch (outcome.type) {
+    case 'ok':
+      return { ok: true, headers: rateHeaders(outcome.limit, outcome.remaining, outcome.resetAt) }
+    case 'banned':
+      return {
+        ok: false,
+        code: 'key_temporarily_banned',
+        message: `API key is temporarily banned for retrying before Retry-After had passed; the ban ends at ${new Date(outcome.until).toISOString()}.`,
+        headers: { ...rateHeaders(outcome.limit, 0, outcome.until), 'retry-after': retryAfterValue(options, outcome.until, at) },
+      }
+    case 'ban':
       return {
         ok: false,
         code: 'key_temporarily_banned',
         message: `API key is temporarily banned for ${seconds(options.banDurationMs)} s: it sent ${options.banAfterEarlyRetries} requests before Retry-After had passed.`,
-        headers: { ...rateHeaders(limit, 0, counters.bannedUntil), 'retry-after': retryAfterValue(options, counters.bannedUntil, at) },
+        headers: { ...rateHeaders(outcome.limit, 0, outcome.until), 'retry-after': retryAfterValue(options, outcome.until, at) },
+      }
+    case 'limited': {
+      const retryAfter = retryAfterValue(options, outcome.resetAt, at)
+      return {
+        ok: false,
+        code: 'rate_limited',
+        message: `Rate limit exceeded: ${outcome.limit} requests per ${outcome.day ? 'day' : 'minute'} for the ${key.plan} plan. Retry after ${retryAfter}${options.retryAfterFormat === 'seconds' ? ' s' : ''}.`,
+        headers: { ...rateHeaders(outcome.limit, 0, outcome.resetAt), 'retry-after': retryAfter },
       }
     }
-  } else {
-    counters.earlyRetries = 0
   }
-  counters.retryAt = resetAt
-  const retryAfter = retryAfterValue(options, resetAt, at)
-  return {
-    ok: false,
-    code: 'rate_limited',
-    message: `Rate limit exceeded: ${limit} requests per ${dayUsedUp ? 'day' : 'minute'} for the ${key.plan} plan. Retry after ${retryAfter}${options.retryAfterFormat === 'seconds' ? ' s' : ''}.`,
-    headers: { ...rateHeaders(limit, 0, resetAt), 'retry-after': retryAfter },
+}
+
+/** The window currently applying: fewer requests remaining; on a tie, the one resetting first. */
+function applying(limits: Limits, counters: KeyCounters): { limit: number; remaining: number; resetAt: number } {
+  const minuteRemaining = limits.perMinute - counters.minuteCount
+  const dayRemaining = limits.perDay - counters.dayCount
+  return dayRemaining < minuteRemaining
+    ? { limit: limits.perDay, remaining: dayRemaining, resetAt: counters.dayStart + DAY }
+    : { limit: limits.perMinute, remaining: minuteRemaining, resetAt: counters.minuteStart + MINUTE }
+}
+
+/**
+ * Counts one request in `counters` (rolled to `at`), changing them in place, and says what it decided.
+ * `src/redis/scripts.ts` does the same in Lua; a test runs both on the same sequences.
+ * @see ../shared/spec/pet-store-service.md "Limits", "Exceeding the limit"
+ */
+export function countRequest(limits: Limits, counters: KeyCounters, at: number, options: RateLimitOptions): QuotaOutcome {
+  if (counters.bannedUntil > at) return { type: 'banned', limit: applying(limits, counters).limit, until: counters.bannedUntil }
+  const dayUsedUp = counters.dayCount >= limits.perDay
+  if (dayUsedUp || counters.minuteCount >= limits.perMinute) {
+    // The binding window is the one that frees the key last: the day when it is used up.
+    const limit = dayUsedUp ? limits.perDay : limits.perMinute
+    const resetAt = dayUsedUp ? counters.dayStart + DAY : counters.minuteStart + MINUTE
+    if (counters.retryAt > at) {
+      counters.earlyRetries += 1
+      if (counters.earlyRetries >= options.banAfterEarlyRetries) {
+        counters.bannedUntil = at + options.banDurationMs
+        counters.retryAt = 0
+        counters.earlyRetries = 0
+        return { type: 'ban', limit, until: counters.bannedUntil }
+      }
+    } else {
+      counters.earlyRetries = 0
+    }
+    counters.retryAt = resetAt
+    return { type: 'limited', limit, resetAt, day: dayUsedUp }
   }
+  counters.minuteCount += 1
+  counters.dayCount += 1
+  counters.retryAt = 0
+  counters.earlyRetries = 0
+  return { type: 'ok', ...applying(limits, counters) }
 }
 
 /**
@@ -151,41 +200,9 @@ export function createRateLimiter({
     return roll(counters, at)
   }
 
-  /** The window currently applying: fewer requests remaining; on a tie, the one resetting first. */
-  const applying = (limits: Limits, counters: KeyCounters): { limit: number; remaining: number; resetAt: number } => {
-    const minuteRemaining = limits.perMinute - counters.minuteCount
-    const dayRemaining = limits.perDay - counters.dayCount
-    return dayRemaining < minuteRemaining
-      ? { limit: limits.perDay, remaining: dayRemaining, resetAt: counters.dayStart + DAY }
-      : { limit: limits.perMinute, remaining: minuteRemaining, resetAt: counters.minuteStart + MINUTE }
-  }
-
   const consume = (key: ApiKey): QuotaDecision => {
     const at = now()
-    const counters = current(key.key, at)
-    const { limits } = key
-
-    if (counters.bannedUntil > at) {
-      const window = applying(limits, counters)
-      return {
-        ok: false,
-        code: 'key_temporarily_banned',
-        message: `API key is temporarily banned for retrying before Retry-After had passed; the ban ends at ${new Date(counters.bannedUntil).toISOString()}.`,
-        headers: {
-          ...rateHeaders(window.limit, 0, counters.bannedUntil),
-          'retry-after': retryAfterValue(options, counters.bannedUntil, at),
-        },
-      }
-    }
-
-    if (counters.dayCount >= limits.perDay || counters.minuteCount >= limits.perMinute) return refuse(key, counters, at, options)
-
-    counters.minuteCount += 1
-    counters.dayCount += 1
-    counters.retryAt = 0
-    counters.earlyRetries = 0
-    const window = applying(limits, counters)
-    return { ok: true, headers: rateHeaders(window.limit, window.remaining, window.resetAt) }
+    return decisionOf(countRequest(key.limits, current(key.key, at), at, options), key, at, options)
   }
 
   return {

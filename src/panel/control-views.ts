@@ -52,7 +52,8 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
     )
   const setClock = (event: Event) => {
     event.preventDefault()
-    const value = moment.value.trim() || SUNSET
+    const value = moment.value.trim()
+    if (value === '') return notify('Type a moment first, e.g. 2030-12-05T00:00:00Z (the Sunset button fills it in).', true)
     void act(notify, () => source.setClock(value), `Clock set to ${value} (frozen).`, 'Could not set the clock')
   }
   const element = h(

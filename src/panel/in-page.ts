@@ -18,7 +18,7 @@ const LAUNCHER_CSS = `
 }
 .launcher:focus-visible { outline: 3px solid #f5c211; outline-offset: 2px; }
 .sheet {
-  position: fixed; inset: 24px; z-index: 2147483647; overflow: auto; border-radius: 10px; background: #fff;
+  position: fixed; inset: 24px 24px 72px 24px; z-index: 2147483647; overflow: auto; border-radius: 10px; background: #fff;
   box-shadow: 0 8px 40px rgba(0,0,0,.35);
 }
 .sheet[hidden] { display: none; }

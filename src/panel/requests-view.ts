@@ -25,7 +25,7 @@ function statusMatches(filter: string, status: number): boolean {
 function rowElement(row: RequestRow, select: (row: RequestRow, tr: HTMLTableRowElement) => void): HTMLTableRowElement {
   const tr = h(
     'tr',
-    { class: 'row', tabindex: 0, 'aria-selected': 'false', 'data-seq': row.seq, title: `#${row.seq} at ${row.time}` },
+    { class: 'row', tabindex: -1, 'aria-selected': 'false', 'data-seq': row.seq, title: `#${row.seq} at ${row.time}` },
     h('td', {}, timeOfDay(row.time)),
     h('td', {}, row.method),
     h('td', { class: 'path' }, row.query === '' ? row.path : `${row.path}?${row.query}`),
@@ -39,9 +39,37 @@ function rowElement(row: RequestRow, select: (row: RequestRow, tr: HTMLTableRowE
     if (event.key === 'Enter' || event.key === ' ') {
       event.preventDefault()
       select(row, tr)
+    } else if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      // One Tab stop for the whole table; the arrows move between rows.
+      const next = (event.key === 'ArrowDown' ? tr.nextElementSibling : tr.previousElementSibling) as HTMLElement | null
+      if (!next) return
+      event.preventDefault()
+      tr.tabIndex = -1
+      next.tabIndex = 0
+      next.focus()
     }
   })
   return tr
+}
+
+/** Keeps exactly one row a Tab stop (the focused one, else the first), and marks the selected one. */
+function tidyRows(body: HTMLTableSectionElement, selected: number | undefined): void {
+  const rows = [...body.rows]
+  const focused = rows.find((tr) => tr.tabIndex === 0) ?? rows[0]
+  for (const tr of rows) {
+    tr.tabIndex = tr === focused ? 0 : -1
+    tr.setAttribute('aria-selected', String(tr.dataset['seq'] === String(selected)))
+  }
+}
+
+/** The table of requests around its body. */
+function requestsTable(body: HTMLTableSectionElement): HTMLElement {
+  const columns = ['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario']
+  return h(
+    'div',
+    { class: 'table-wrap' },
+    h('table', { 'aria-label': 'Requests' }, h('thead', {}, h('tr', {}, ...columns.map((name) => h('th', { scope: 'col' }, name)))), body),
+  )
 }
 
 function headerTable(name: string, headers: Readonly<Record<string, string>>): HTMLElement {
@@ -129,9 +157,11 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   let loadShown = 0
   const arriving = new Set<RequestRow[]>()
 
+  let selected: number | undefined
   const select = async (row: RequestRow, tr: HTMLTableRowElement) => {
-    for (const other of body.querySelectorAll('tr[aria-selected="true"]')) other.setAttribute('aria-selected', 'false')
-    tr.setAttribute('aria-selected', 'true')
+    selected = row.seq
+    tidyRows(body, selected)
+    tr.tabIndex = 0
     try {
       const detail = await source.request(row.seq)
       details.hidden = false
@@ -144,6 +174,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   const render = () => {
     const shown = rows.filter(visible)
     replace(body, ...shown.map((row) => rowElement(row, select)))
+    tidyRows(body, selected)
     count.textContent = `${shown.length} shown of ${rows.length}`
   }
   status.addEventListener('input', render)
@@ -154,24 +185,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
     { class: 'requests' },
     h('h2', { id: 'requests-heading' }, 'Requests ', count),
     h('div', { class: 'filters' }, field('Status filter', status, 'status-filter'), field('Path filter', path, 'path-filter')),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h(
-        'table',
-        { 'aria-label': 'Requests' },
-        h(
-          'thead',
-          {},
-          h(
-            'tr',
-            {},
-            ...['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario'].map((name) => h('th', { scope: 'col' }, name)),
-          ),
-        ),
-        body,
-      ),
-    ),
+    requestsTable(body),
     details,
   )
   return {
@@ -201,6 +215,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       if (visible(row)) {
         body.prepend(rowElement(row, select))
         while (body.rows.length > MAX_ROWS) body.lastElementChild?.remove()
+        tidyRows(body, selected)
       }
       count.textContent = `${body.rows.length} shown of ${rows.length}`
     },

@@ -41,6 +41,7 @@ th { position: sticky; top: 0; background: var(--soft); font-weight: 600; }
 td.path { white-space: normal; word-break: break-all; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr.row { cursor: pointer; }
+tbody tr.row:focus-visible { outline-offset: -3px; }
 tbody tr.row:hover { background: #eef4fc; }
 tbody tr.row[aria-selected="true"] { background: #dbe9fb; }
 .s2 { color: var(--ok); } .s4 { color: var(--warn); } .s5 { color: var(--bad); } .s0 { color: var(--bad); }
@@ -53,7 +54,7 @@ tbody tr.row[aria-selected="true"] { background: #dbe9fb; }
 .details h3 { font-size: 14px; margin: 8px 0 4px; }
 .details pre { background: var(--soft); border-radius: 6px; padding: 8px; max-height: 240px; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; margin: 0; }
 .tag { display: inline-block; padding: 0 6px; border-radius: 8px; background: #fdecc8; color: #6b4500; font-size: 12px; margin-left: 6px; }
-.status-line { grid-column: 1 / -1; min-height: 1.4em; color: var(--muted); }
+.status-line { grid-column: 1 / -1; min-height: 1.4em; margin: 0; color: var(--muted); }
 .status-line.error { color: var(--bad); }
 @media (max-width: 1000px) { .panel { grid-template-columns: minmax(0, 1fr); } }
 `

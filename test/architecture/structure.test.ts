@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
   ['handlers/'],
   ['world/'],
-  ['create-pet-store.ts', 'hosts/', 'panel/'],
+  ['create-pet-store.ts', 'hosts/', 'panel/', 'redis/'],
   ['commands/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts', 'cli.ts', 'cli-options.ts'],
 ]
 

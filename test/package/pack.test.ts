@@ -102,7 +102,9 @@ it('packs the built entries, the scenarios, the docs and the licence, and no tes
   expect(
     paths.filter(
       (path) =>
-        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(path),
+        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
+          path,
+        ),
     ),
   ).toEqual([])
   expect(paths.filter((path) => /\.test\.|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
