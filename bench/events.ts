@@ -4,33 +4,30 @@
  * alternating round by round. Target: with a subscriber, every operation keeps >= 0.9x its throughput.
  * Without a subscriber the world listens to nothing: the `builds` bench compares that against an older build.
  */
+import { existsSync, rmSync, statSync } from 'node:fs'
 import { join } from 'node:path'
-import { BENCH_KEY, median, quick, ROOT, startMock, table, verdict, waitFor, wrk } from './lib.js'
+import { BENCH_KEY, LOAD_CORE, median, quick, ROOT, startMock, startPinned, table, tempDir, verdict, waitFor, wrk } from './lib.js'
 
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 
-/** Opens the event stream and reads it until stopped; resolves its stop function once the stream is open. */
+/**
+ * An open panel's stream: curl reading `/__mock/events` on the load core (as a browser elsewhere would), so the
+ * subscriber's own reading is not charged to the server's core. Resolves once the stream answers.
+ */
 async function subscribe(base: string): Promise<{ stop: () => Promise<number> }> {
-  const controller = new AbortController()
-  const response = await fetch(`${base}/__mock/events`, { signal: controller.signal })
-  if (response.status !== 200 || !response.body) throw new Error(`[bench] the event stream answered ${response.status}`)
-  const reader = response.body.getReader()
-  let bytes = 0
-  const reading = (async () => {
-    try {
-      for (;;) {
-        const { done, value } = await reader.read()
-        if (done) return
-        bytes += value.byteLength
-      }
-    } catch {
-      // Aborted by stop().
-    }
-  })()
+  const dir = tempDir('petstore-events-bench-')
+  const out = join(dir, 'stream.txt')
+  const proc = startPinned(LOAD_CORE, 'curl', ['-sN', '-o', out, `${base}/__mock/events`])
+  const deadline = Date.now() + 5_000
+  while (!existsSync(out) || statSync(out).size === 0) {
+    if (Date.now() > deadline) throw new Error('[bench] the event stream did not answer within 5 s')
+    await new Promise((resolve) => setTimeout(resolve, 20))
+  }
   return {
     async stop() {
-      controller.abort()
-      await reading
+      await proc.stop()
+      const bytes = statSync(out).size
+      rmSync(dir, { recursive: true, force: true })
       return bytes
     },
   }

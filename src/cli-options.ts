@@ -53,6 +53,12 @@ const OPTIONS: readonly OptionSpec[] = [
     help: 'Load state from FILE at start; each acknowledged change goes to FILE.log before its answer, the snapshot at shutdown',
   },
   {
+    name: 'redis',
+    env: 'PETSTORE_REDIS_URL',
+    value: 'URL',
+    help: 'Keep every session in this Redis (redis://host:6379): servers pointed at one Redis behave as one (not with --state-file)',
+  },
+  {
     name: 'fsync',
     env: 'PETSTORE_FSYNC',
     value: '',
@@ -141,6 +147,14 @@ function valueOptions(get: Lookup, label: Label): PetStoreServerOptions {
   if (pets !== undefined) options.pets = integer(label('pets'), pets, 0, 1_000_000)
   const stateFile = get('state-file')
   if (stateFile !== undefined) options.stateFile = resolve(stateFile)
+  const redis = get('redis')
+  if (redis !== undefined) {
+    if (!/^rediss?:\/\/[^/]/.test(redis))
+      throw new UsageError(
+        `${label('redis')} must be a Redis URL such as redis://127.0.0.1:6379, got ${JSON.stringify(redis.replace(/:[^:@/]*@/, ':***@'))}.`,
+      )
+    options.redis = redis
+  }
   const latency = get('latency')
   if (latency !== undefined) {
     const match = /^(\d+)(?:-(\d+))?$/.exec(latency)
@@ -248,6 +262,8 @@ async function withFiles(get: Lookup, label: Label): Promise<ParsedCli> {
   const options: PetStoreServerOptions = { ...file, ...valueOptions(get, label) }
   const scenario = get('scenario')
   if (scenario !== undefined) options.scenario = scenario
+  if (options.redis !== undefined && options.stateFile !== undefined)
+    throw new UsageError('--redis and --state-file cannot go together: with --redis, Redis holds the state (use its own persistence).')
   const names = { scenarios: get('scenarios'), fixtures: get('fixtures'), handlers: get('handlers') }
   try {
     await readNamedFiles(names, process.cwd(), options)

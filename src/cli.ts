@@ -7,6 +7,7 @@ import { helpText, parseCli, UsageError, version } from './cli-options.js'
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from './hosts/http-server.js'
 import { StateFileError } from './hosts/state-file.js'
 import { DEFAULT_KEYS, type KeyConfig } from './keys.js'
+import { safeUrl } from './redis/url.js'
 import { PLAN_LIMITS } from './spec.js'
 
 /** The keys as the banner shows them: key, plan, per minute, per day. */
@@ -34,6 +35,7 @@ function banner(url: string, options: PetStoreServerOptions, config: string | un
     '  API keys (Authorization: Bearer <key>):',
     ...keyTable(options.keys ?? DEFAULT_KEYS),
     `  Admin API: ${admin}`,
+    ...(options.redis === undefined ? [] : [`  Shared world: every session lives in Redis at ${safeUrl(options.redis)}`]),
     `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
@@ -73,7 +75,7 @@ async function main(): Promise<void> {
   try {
     url = await server.listen()
   } catch (error) {
-    if (error instanceof StateFileError) {
+    if (error instanceof StateFileError || (error instanceof Error && error.name === 'RedisStartError')) {
       process.stderr.write(`petstore-mock: ${error.message.replace(/^\[petstore-mock\] /, '')}\n`)
       process.exit(2)
     }

@@ -3,6 +3,7 @@
  * pets in an @msw/data collection (`petStore.pets`) for set-up code.
  */
 import { bypass, type HttpHandler } from 'msw'
+import type { RateLimiter } from './core/rate-limit.js'
 import { createHandlers } from './handlers/index.js'
 import { createCollectionData } from './store/collection-data.js'
 import { createIndexOnlyData } from './store/pet-data.js'
@@ -12,6 +13,8 @@ import type { PetStoreOptions } from './world/options.js'
 export interface PetStore extends World {
   /** msw request handlers: `setupServer(...petStore.handlers)`. */
   readonly handlers: HttpHandler[]
+  /** The rate limiter's counters, in this process's memory. */
+  readonly rateLimiter: RateLimiter
 }
 
 /**

@@ -32,6 +32,7 @@ export const ERRORS = {
   bad_gateway: { status: 502, title: 'Bad gateway: injected by a scenario, or the --proxy upstream could not be reached' },
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
   too_many_event_streams: { status: 503, title: 'The server holds as many event streams as it allows' },
+  store_unavailable: { status: 503, title: 'The shared store (Redis) is unreachable' },
   gateway_timeout: { status: 504, title: 'Gateway timeout: injected by a scenario, or the --proxy upstream did not answer in time' },
 } as const satisfies Record<string, { status: number; title: string }>
 
@@ -67,4 +68,9 @@ export function json(status: number, body: string, headers: Record<string, strin
 /** A thrown error's message for a client or a command line: without the `[petstore-mock]` prefix of library errors. */
 export function plainMessage(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/^\[petstore-mock\] /, '')
+}
+
+/** The shared store (`--redis`) could not be reached: the request is answered 503 with `Retry-After`, and changed nothing. */
+export class StoreUnavailableError extends Error {
+  override readonly name = 'StoreUnavailableError'
 }

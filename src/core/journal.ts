@@ -4,7 +4,16 @@
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
 import { createJournalBudget, type Hold, type JournalBudget } from './journal-budget.js'
-import { errorCode, type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './journal-entry.js'
+import {
+  errorCode,
+  type JournalEntry,
+  type JournalFilter,
+  type JournalSummary,
+  matchesFilter,
+  type Raw,
+  toEntry,
+  toSummary,
+} from './journal-entry.js'
 import { utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
@@ -35,10 +44,11 @@ export interface Journal {
   /** The entry of sequence number `seq`, while the journal keeps it. */
   get(seq: number): JournalEntry | undefined
   /**
-   * Calls `listener` with the summary of each exchange as it is recorded (also with a limit of 0): no body parsed,
-   * no header copied. Returns the function that stops it. Without listeners, recording builds nothing for them.
+   * Calls `listener` with each exchange's number and a function building its summary (no body parsed, no header
+   * copied), as it is recorded (also with a limit of 0): a listener that skips some builds nothing for them.
+   * Returns the function that stops it.
    */
-  listen(listener: (summary: JournalSummary) => void): () => void
+  listen(listener: (seq: number, summarize: () => JournalSummary, counted: boolean) => void): () => void
   /** How many entries it keeps. */
   readonly limit: number
 }
@@ -148,6 +158,18 @@ function rawOf(seq: number, at: number, request: ApiRequest, response: ApiRespon
   }
 }
 
+type Listener = (seq: number, summarize: () => JournalSummary, counted: boolean) => void
+
+/** Tells the listeners of a new exchange: its number, its summary when asked (built once), and whether a key's quota counted it. */
+function tellListeners(raw: Raw, listeners: Set<Listener>): void {
+  let summary: JournalSummary | undefined
+  const summarize = () => {
+    summary ??= toSummary(raw)
+    return summary
+  }
+  for (const listener of [...listeners]) listener(raw.seq, summarize, raw.meta?.plan !== undefined)
+}
+
 /** Hands a new entry to those waiting for one and to the listeners. */
 function tell<T>(value: T, group: Set<(value: T) => void>): void {
   for (const call of [...group]) call(value)
@@ -191,7 +213,7 @@ export function createJournal({
   let head = 0
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
-  const listeners = new Set<(summary: JournalSummary) => void>()
+  const listeners = new Set<Listener>()
 
   const dropOldest = (): void => {
     if (head >= kept.length) return
@@ -224,7 +246,7 @@ export function createJournal({
       if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
       if (limit > 0) keep(raw)
       if (waiters.size > 0) tell(toEntry(raw), waiters)
-      if (listeners.size > 0) tell(toSummary(raw), listeners)
+      if (listeners.size > 0) tellListeners(raw, listeners)
     },
     delivered(response, nextArrival) {
       const raw = undelivered.get(response)

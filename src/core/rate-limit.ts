@@ -44,9 +44,8 @@ export interface KeyCounters {
   bannedUntil: number
 }
 
-export interface RateLimiter extends Quota {
-  /** Decides at once: the counters are in this process's memory. */
-  consume(key: ApiKey): QuotaDecision
+/** A quota with counters the admin side reads and sets: in memory (`RateLimiter`) or shared (`--redis`). */
+export interface QuotaStore extends Quota {
   /** The counters of a key, for inspection and snapshots. */
   counters(key: string): Readonly<KeyCounters> | undefined
   /** Replaces a key's counters (scenarios that start limited or banned, state restore). */
@@ -55,6 +54,11 @@ export interface RateLimiter extends Quota {
   snapshot(): Record<string, KeyCounters>
   /** Forgets every counter and ban. */
   reset(): void
+}
+
+export interface RateLimiter extends QuotaStore {
+  /** Decides at once: the counters are in this process's memory. */
+  consume(key: ApiKey): QuotaDecision
 }
 
 const seconds = (ms: number): string => String(Math.ceil(ms / 1000))

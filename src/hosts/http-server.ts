@@ -54,6 +54,11 @@ export interface PetStoreServerOptions extends PetStoreOptions {
   drainLimitBytes?: number
   /** A request (headers and body) that has not arrived whole after this many ms is answered 408. Default 30,000. */
   requestTimeoutMs?: number
+  /**
+   * Keep every session's world in this Redis (`redis://host:6379`), so several servers pointed at it behave as one
+   * (issue #17). Not with `stateFile`: Redis holds the state.
+   */
+  redis?: string
 }
 
 export interface PetStoreServer {
@@ -146,7 +151,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   let url = ''
   let closing = false
   const saver = createStateSaver(options.stateFile, { fsync: options.fsync ?? false, sessions: () => sessions })
-  const sessions = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor)
+  const { sessions, ...store } = sessionStore(options, createSessions(options, options.maxSessions ?? 1_000, saver.dataFor))
   const log = createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`)))
   const delivery = createNodeDelivery<ServerExchange>({
     latency: latencyOf(options),
@@ -172,7 +177,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     serverUrl: () => url,
     startedAt: Date.now(),
     onChange: saver.logState,
-    degraded: () => saver.failure,
+    degraded: () => saver.failure ?? store.problem(),
   })
   const router = createRequestRouter({
     sessions,
@@ -206,6 +211,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       return url
     },
     async listen() {
+      await store.start()
       await saver.load()
       url = await listenOn(server, options.port ?? 4010, host)
       return url
@@ -216,6 +222,46 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       streams.closeAll()
       await closeGently(server)
       await saver.close()
+      await store.close()
+    },
+  }
+}
+
+/**
+ * The server's sessions: in memory, or with `--redis` the shared ones, made once connected (`start`, from `listen`;
+ * the Redis module is loaded only then). Until then the in-memory ones stand in, unused.
+ */
+function sessionStore(options: PetStoreServerOptions, own: Sessions) {
+  let shared: import('../redis/index.js').SharedSessions | undefined
+  return {
+    sessions: lateSessions(own, () => shared?.sessions),
+    async start() {
+      if (options.redis === undefined) return
+      const { startSharedSessions } = await import('../redis/index.js')
+      shared = await startSharedSessions(options.redis, options, options.maxSessions ?? 1_000)
+    },
+    problem: () => shared?.problem(),
+    close: async () => shared?.close(),
+  }
+}
+
+/** The sessions the server uses: `own` until `later()` gives others (the shared ones, once connected). */
+function lateSessions(own: Sessions, later: () => Sessions | undefined): Sessions {
+  const current = () => later() ?? own
+  return {
+    get: (name) => current().get(name),
+    get main() {
+      return current().main
+    },
+    names: () => current().names(),
+    get size() {
+      return current().size
+    },
+    get max() {
+      return current().max
+    },
+    get journalBudget() {
+      return current().journalBudget
     },
   }
 }

@@ -27,14 +27,20 @@ export interface Sessions {
 
 /**
  * @param dataFor the storage of a new session's pets (the state log hooks in here); default index-only.
+ * @param worldFor makes a session's world instead (`--redis`: a world whose state is in Redis).
  * @example
  * const sessions = createSessions({ seed: 7 }, 1000)
  * sessions.get(request.headers['x-mock-session'])
  */
-export function createSessions(options: PetStoreOptions, max: number, dataFor?: (name: string) => PetData): Sessions {
+export function createSessions(
+  options: PetStoreOptions,
+  max: number,
+  dataFor?: (name: string) => PetData,
+  worldFor?: (name: string, shared: { journalBudget: JournalBudget }) => World,
+): Sessions {
   const journalBudget = createJournalBudget(options.journalMaxBytes)
   // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
-  const create = (name: string) => createWorld(options, dataFor?.(name), { journalBudget })
+  const create = (name: string) => (worldFor ? worldFor(name, { journalBudget }) : createWorld(options, dataFor?.(name), { journalBudget }))
   const main = create(DEFAULT_SESSION)
   // A Map: session names come from clients (`__proto__` is a name like any other).
   const live = new Map<string, World>()

@@ -54,7 +54,7 @@ export function parseFrames(text: string): { frames: Frame[]; rest: string } {
   return { frames, rest }
 }
 
-const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state'])
+const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state', 'gap'])
 
 /**
  * @example

@@ -81,9 +81,16 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
       notify(`Could not read the session: ${messageOf(error)}`, true)
     }
   }
+  let reading: ReturnType<typeof setTimeout> | undefined
   const onEvent = (event: PanelEvent) => {
     if (event.type === 'request') requests.add(event.data)
-    else if (event.type === 'quota') keys.show(event.data)
+    else if (event.type === 'gap') {
+      // Requests came faster than the stream sends them: read the table again, at most once a second.
+      reading ??= setTimeout(() => {
+        reading = undefined
+        void requests.load().catch(() => undefined)
+      }, 1_000)
+    } else if (event.type === 'quota') keys.show(event.data)
     else if (event.type === 'clock') clock.show(event.data)
     else if (event.type === 'connection') {
       connection.textContent = event.data.connected ? 'live' : 'reconnecting…'
@@ -98,6 +105,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
     refresh,
     close() {
       unsubscribe()
+      clearTimeout(reading)
       clock.stop()
       root.replaceChildren()
     },

@@ -49,6 +49,7 @@ export function createWorldSource(world: World, actions: WorldActions): PanelSou
       actions.changed()
     },
     har: async () => JSON.stringify(toHar(world.journal.all(), { origin: location.origin, version: 'in-page' }), null, 2),
-    subscribe: (listener) => world.events.subscribe((event) => listener(event as PanelEvent)),
+    subscribe: (listener) =>
+      world.events.subscribe((event) => listener((event.type === 'request' ? { type: 'request', data: event.data } : event) as PanelEvent)),
   }
 }

@@ -5,15 +5,14 @@
  * (`StoreUnavailableError`), while the client reconnects with backoff (0.1 s, 0.2 s, … 2 s).
  */
 import { createClient, type RedisClientType } from '@redis/client'
+import { StoreUnavailableError } from '../core/errors.js'
 import { CONSUME, CREATE, JOURNAL, LIST, REPLACE } from './scripts.js'
+import { safeUrl } from './url.js'
+
+export { safeUrl }
 
 const SCRIPTS = { CONSUME, CREATE, LIST, REPLACE, JOURNAL }
 export type ScriptName = keyof typeof SCRIPTS
-
-/** Redis could not be reached or answered with an error: the request changed nothing it did not finish atomically. */
-export class StoreUnavailableError extends Error {
-  override readonly name = 'StoreUnavailableError'
-}
 
 /** A change one replica made, told to the others (`petstore-mock:changes`). */
 export interface ChangeMessage {
@@ -37,18 +36,8 @@ export interface RedisLink {
   close(): Promise<void>
 }
 
-const CHANNEL = 'petstore-mock:changes'
-
-/** `redis://user:secret@host:6379/0` as it may be shown: without the password. */
-export function safeUrl(url: string): string {
-  try {
-    const parsed = new URL(url)
-    if (parsed.password) parsed.password = '***'
-    return parsed.toString()
-  } catch {
-    return '(an invalid URL)'
-  }
-}
+/** The channel of one Redis database (pub/sub spans databases: each gets its own). */
+const channelOf = (url: string): string => `petstore-mock:changes:${new URL(url).pathname.replace(/^\//, '') || '0'}`
 
 const unavailable = (error: unknown): StoreUnavailableError =>
   new StoreUnavailableError(`Redis is unreachable: ${error instanceof Error ? error.message : String(error)}`)
@@ -61,6 +50,7 @@ const unavailable = (error: unknown): StoreUnavailableError =>
  */
 export async function connectRedis(url: string, { timeoutMs = 5_000 }: { timeoutMs?: number } = {}): Promise<RedisLink> {
   const origin = `${process.pid}-${Math.random().toString(36).slice(2)}`
+  const CHANNEL = channelOf(url)
   let problem: string | undefined
   const options = {
     url,
@@ -93,7 +83,10 @@ export async function connectRedis(url: string, { timeoutMs = 5_000 }: { timeout
     shas.set(name, sha)
     return sha
   }
-  for (const name of Object.keys(SCRIPTS) as ScriptName[]) await load(name)
+  const loadAll = () => Promise.all((Object.keys(SCRIPTS) as ScriptName[]).map(load))
+  await loadAll()
+  // A restarted Redis has forgotten the scripts: load them all again as soon as it is back.
+  client.on('ready', () => void loadAll().catch(() => undefined))
   const listeners: ((message: ChangeMessage) => void)[] = []
   await subscriber.subscribe(CHANNEL, (text) => {
     const message = JSON.parse(text) as ChangeMessage

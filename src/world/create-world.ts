@@ -10,7 +10,7 @@ import { type AuditReport, auditJournal } from '../core/audit.js'
 import { createJournal, type Journal } from '../core/journal.js'
 import { createJournalBudget, type JournalBudget } from '../core/journal-budget.js'
 import type { KeyStatus } from '../core/key-status.js'
-import { createRateLimiter, type RateLimiter } from '../core/rate-limit.js'
+import { createRateLimiter, type QuotaStore, type RateLimitOptions } from '../core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { createFetch } from '../handlers/fetch.js'
 import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
@@ -19,9 +19,22 @@ import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
-import { withJournal, withScenarioHeader } from './pipeline.js'
+import { withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
 import { withProxy } from './proxy.js'
 import { createScenarioSwitch } from './scenario-switch.js'
+
+/** Makes a shared quota (`--redis`) for a world, from its clock and rate-limit options. */
+export type SharedQuota = (parts: {
+  now: () => number
+  options: RateLimitOptions
+  unauthenticated: () => Record<string, string>
+}) => QuotaStore
+
+/** What a host shares with its worlds: the journals' byte budget, and a shared quota (`--redis`) instead of local counters. */
+export interface WorldShared {
+  journalBudget?: JournalBudget
+  quota?: SharedQuota
+}
 
 export interface World {
   /** The msw URL pattern of the API's base (`*\/v1` by default), for the handlers. */
@@ -40,8 +53,8 @@ export interface World {
   readonly clock: Clock
   /** The known API keys. */
   readonly keys: ReadonlyMap<string, ApiKey>
-  /** The rate limiter's counters. */
-  readonly rateLimiter: RateLimiter
+  /** The rate limiter's counters (in memory, or what this replica saw last of a shared quota). */
+  readonly rateLimiter: QuotaStore
   /** The last exchanges this world answered, newest last. */
   readonly journal: Journal
   /** Did each key honour Retry-After and back off? Computed from the journal. */
@@ -64,6 +77,11 @@ export interface World {
   ready(): Promise<void>
   /** Back to the seeded state of the current scenario: pets, ids, counters, bans, journal; the clock returns to real time (or the scenario's start). */
   reset(): Promise<void>
+  /**
+   * Takes on the keys and faults of scenario `name`, nothing else: a replica (`--redis`) follows another one's switch,
+   * whose pets, counters and clock are already in the shared store.
+   */
+  adopt(name: string): void
 }
 
 /**
@@ -75,20 +93,16 @@ export interface World {
  * const world = createWorld({ seed: 7 })
  * const response = await world.fetch('/v1/pets', { headers: { Authorization: 'Bearer test-free' } })
  */
-export function createWorld(
-  options: PetStoreOptions = {},
-  data: PetData = createIndexOnlyData(),
-  shared: { journalBudget?: JournalBudget } = {},
-): World {
+export function createWorld(options: PetStoreOptions = {}, data: PetData = createIndexOnlyData(), shared: WorldShared = {}): World {
   const resolved = resolveOptions(options)
   const { clock, basePath, scenarios: catalogue } = resolved
-  const rateLimiter = createRateLimiter({ now: clock.now, options: resolved.rateLimit })
+  const rateLimiter = quotaOf(shared.quota, clock, resolved.rateLimit)
   const keys = new Map<string, ApiKey>()
   const budget = shared.journalBudget ?? createJournalBudget(resolved.journalMaxBytes)
   const journal = createJournal({ limit: resolved.journalLimit, now: clock.now, budget })
   const core = createApi({ basePath, keys, pets: data.repository, quota: rateLimiter, now: clock.now, options: resolved.api })
   const scenarios = createScenarioSwitch({ options: resolved, core, keys, rateLimiter, clock, journal, data })
-  void scenarios.start(resolved.scenario, true)
+  void scenarios.start(resolved.scenario, true).catch(() => undefined)
   const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => scenarios.current.name })
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
@@ -101,7 +115,9 @@ export function createWorld(
   })
   const { proxy } = resolved
   const routed = proxy ? withProxy(scenarioStep, { ...proxy, basePath }) : scenarioStep
-  const pipeline = withJournal(routed, journal, () => scenarios.current.name)
+  // A shared store may be unreachable: a failed answer becomes a 503.
+  const guarded = shared.quota ? withStoreFailures(routed) : routed
+  const pipeline = withJournal(guarded, journal, () => scenarios.current.name)
   const handle = (request: ApiRequest): ApiResult => pipeline.handle(request)
 
   return {
@@ -145,7 +161,18 @@ export function createWorld(
     },
     restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
     reset: () => announce(scenarios.start(scenarios.current), 'reset'),
+    adopt(name) {
+      if (name === scenarios.current.name) return
+      scenarioStep.forget()
+      scenarios.apply(catalogue.get(name))
+    },
   }
+}
+
+/** This process's rate limiter, or the shared quota a host gives (`--redis`). */
+function quotaOf(shared: SharedQuota | undefined, clock: Clock, options: RateLimitOptions): QuotaStore {
+  const local = createRateLimiter({ now: clock.now, options })
+  return shared ? shared({ now: clock.now, options, unauthenticated: () => local.unauthenticated() }) : local
 }
 
 /** Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. */
@@ -154,7 +181,7 @@ async function restoreWorld(
   parts: {
     catalogue: ScenarioCatalogue
     scenarios: ReturnType<typeof createScenarioSwitch>
-    rateLimiter: RateLimiter
+    rateLimiter: QuotaStore
     clock: Clock
     data: PetData
   },

@@ -6,7 +6,7 @@
 import type { Clock } from '../clock.js'
 import type { JournalRecorder, JournalSummary } from '../core/journal.js'
 import { type KeyStatus, keyStatus } from '../core/key-status.js'
-import type { RateLimiter } from '../core/rate-limit.js'
+import type { QuotaStore } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
 
 /** The clock as the admin API and the panel show it. */
@@ -19,7 +19,8 @@ export interface ClockView {
 }
 
 export type WorldEvent =
-  | { readonly type: 'request'; readonly data: JournalSummary }
+  /** An answered request: `seq` at once, `data` (its summary) built when first read. */
+  | { readonly type: 'request'; readonly seq: number; readonly data: JournalSummary }
   | { readonly type: 'quota'; readonly data: readonly KeyStatus[] }
   | { readonly type: 'clock'; readonly data: ClockView }
   | { readonly type: 'scenario'; readonly data: { readonly scenario: string } }
@@ -39,6 +40,8 @@ export interface WorldEvents {
   changed(type: 'scenario' | 'reset' | 'state'): void
   /** Tells the listeners the world is gone, then drops them (the server evicted its session). */
   end(): void
+  /** Passes on an event that happened elsewhere (another replica, `--redis`). */
+  relay(event: WorldEvent): void
 }
 
 /** The quota of many requests is sent once: at most one `quota` event per this many ms. */
@@ -49,8 +52,36 @@ export function clockView(clock: Clock): ClockView {
   return { now: new Date(clock.now()).toISOString(), frozen: frozenAt !== null, offsetMs: offset }
 }
 
-export function keyStatuses(keys: ReadonlyMap<string, ApiKey>, rateLimiter: RateLimiter, now: number): KeyStatus[] {
+export function keyStatuses(keys: ReadonlyMap<string, ApiKey>, rateLimiter: QuotaStore, now: number): KeyStatus[] {
   return [...keys.values()].map((key) => keyStatus(key, rateLimiter.counters(key.key), now))
+}
+
+/** Listens to the journal and the clock; returns what stops it. */
+function follow(
+  { journal, clock }: { journal: JournalRecorder; clock: Clock },
+  emit: (event: WorldEvent) => void,
+  quotaSoon: () => void,
+  stopQuota: () => void,
+): () => void {
+  const stopJournal = journal.listen((seq, summarize, counted) => {
+    emit({
+      type: 'request',
+      seq,
+      get data() {
+        return summarize()
+      },
+    })
+    if (counted) quotaSoon()
+  })
+  const stopClock = clock.onChange?.(() => {
+    emit({ type: 'clock', data: clockView(clock) })
+    quotaSoon()
+  })
+  return () => {
+    stopJournal()
+    stopClock?.()
+    stopQuota()
+  }
 }
 
 /**
@@ -62,7 +93,7 @@ export function createWorldEvents(parts: {
   journal: JournalRecorder
   clock: Clock
   keys: ReadonlyMap<string, ApiKey>
-  rateLimiter: RateLimiter
+  rateLimiter: QuotaStore
   scenario: () => string
 }): WorldEvents {
   const { journal, clock, keys, rateLimiter, scenario } = parts
@@ -92,20 +123,10 @@ export function createWorldEvents(parts: {
     ;(quotaTimer as { unref?: () => void }).unref?.()
   }
   const attach = () => {
-    const stopJournal = journal.listen((summary) => {
-      emit({ type: 'request', data: summary })
-      if (summary.plan !== undefined) quotaSoon()
-    })
-    const stopClock = clock.onChange?.(() => {
-      emit({ type: 'clock', data: clockView(clock) })
-      quotaSoon()
-    })
-    detach = () => {
-      stopJournal()
-      stopClock?.()
+    detach = follow(parts, emit, quotaSoon, () => {
       clearTimeout(quotaTimer)
       quotaTimer = undefined
-    }
+    })
   }
 
   return {
@@ -122,6 +143,9 @@ export function createWorldEvents(parts: {
     },
     get subscribers() {
       return listeners.size
+    },
+    relay(event) {
+      if (listeners.size > 0) emit(event)
     },
     end() {
       if (listeners.size === 0) return

@@ -4,7 +4,7 @@
  * See docs/architecture.md for the whole path, hosts included.
  */
 import type { Api } from '../core/api.js'
-import { plainMessage, problem } from '../core/errors.js'
+import { plainMessage, problem, StoreUnavailableError } from '../core/errors.js'
 import type { JournalRecorder } from '../core/journal.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
@@ -82,5 +82,25 @@ export function withJournal(next: Api, journal: JournalRecorder, scenario: () =>
         : record(request, result, arrival, started)
     },
     markDelivered: (response) => journal.delivered(response, arrivals + 1),
+  }
+}
+
+/**
+ * Answers 503 `store_unavailable` with `Retry-After: 1` when the shared store (`--redis`) is unreachable, instead of
+ * failing the request: its writes are single scripts, so it changed nothing. Only results that are promises pass here.
+ *
+ * @example
+ * const step = withStoreFailures(api)
+ */
+export function withStoreFailures(next: Api): Api {
+  const answer = (error: unknown): ApiResponse => {
+    if (!(error instanceof StoreUnavailableError)) throw error
+    return problem('store_unavailable', `${error.message}. Nothing was changed; retry in a moment.`, { 'retry-after': '1' })
+  }
+  return {
+    handle(request) {
+      const result = next.handle(request)
+      return result instanceof Promise ? result.catch(answer) : result
+    },
   }
 }

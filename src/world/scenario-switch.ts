@@ -7,7 +7,7 @@ import type { Api } from '../core/api.js'
 import { withFaults } from '../core/faults.js'
 import type { Journal } from '../core/journal.js'
 import { createRandom } from '../core/random.js'
-import type { RateLimiter } from '../core/rate-limit.js'
+import type { QuotaStore } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
 import { resolveKeys } from '../keys.js'
 import type { Scenario } from '../scenarios/schema.js'
@@ -32,14 +32,14 @@ export interface ScenarioParts {
   readonly core: Api
   /** The world's key lookup, which the core reads: filled in place. */
   readonly keys: Map<string, ApiKey>
-  readonly rateLimiter: RateLimiter
+  readonly rateLimiter: QuotaStore
   readonly clock: Clock
   readonly journal: Pick<Journal, 'clear'>
   readonly data: PetData
 }
 
 /** Starts a scenario's keys at the counters it states (`keys.start`). */
-function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, rateLimiter: RateLimiter, now: number): void {
+function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, rateLimiter: QuotaStore, now: number): void {
   for (const [name, counters] of Object.entries(scenario.keys?.start ?? {})) {
     for (const key of name === '*' ? [...keys.values()] : [keys.get(name) as ApiKey]) {
       const minuteCount = counters.minuteUsed === 'all' ? key.limits.perMinute : (counters.minuteUsed ?? 0)

@@ -5,8 +5,10 @@
  * A reconnecting client that sends `Last-Event-ID` first gets the entries it missed (up to 1,000).
  *
  * Costs: nothing while no stream is open (the world listens to nothing); with a stream, each event is
- * one JSON string, written in batches every 50 ms. A client that stops reading is cut off once 4 MiB
- * wait for it (it reconnects and catches up), and the server holds at most 100 streams.
+ * one JSON string, written in batches every 50 ms. Under load a stream sends at most 1,000 `request`
+ * events a second: past that, a `gap` event ({ after, before }) says which entries it left out, for a
+ * client to read from `GET /__mock/requests?after=` (the panel reloads its table). A client that stops
+ * reading is cut off once 4 MiB wait for it (it reconnects and catches up); at most 100 streams.
  */
 import type { Request, Response } from 'express'
 import { summaryOf } from '../../core/journal.js'
@@ -27,6 +29,8 @@ const FLUSH_EVERY_MS = 50
 const PING_EVERY_MS = 15_000
 const MAX_PENDING_BYTES = 4 * 1024 * 1024
 const REPLAY_MAX = 1_000
+/** `request` events one stream sends per second at most; the rest are told as a `gap`. */
+export const REQUEST_EVENTS_PER_SECOND = 1_000
 
 export function createEventStreams(): EventStreams {
   const ends = new Set<() => void>()
@@ -49,8 +53,39 @@ const frame = (event: string, data: string, id?: number): string =>
 
 /** A summary holds no bigint: the plain serialiser, cheaper than the exact one, is enough on this path. */
 function toFrame(event: WorldEvent): string {
-  if (event.type === 'request') return frame('request', JSON.stringify(event.data), event.data.seq)
+  // Another replica's request (`--redis`) has its own numbering: sent without an id, so Last-Event-ID stays this journal's.
+  if (event.type === 'request') return frame('request', JSON.stringify(event.data), event.seq > 0 ? event.seq : undefined)
   return frame(event.type, JSON.stringify(event.data))
+}
+
+/** Lets through at most `REQUEST_EVENTS_PER_SECOND` request events a second; remembers the ones it left out. */
+function requestBudget() {
+  let second = 0
+  let sent = 0
+  let gap: { after: number; before: number } | undefined
+  return {
+    /** Whether to send request `seq` now (else it joins the gap). */
+    take(seq: number): boolean {
+      const now = Math.floor(Date.now() / 1000)
+      if (now !== second) {
+        second = now
+        sent = 0
+      }
+      if (sent < REQUEST_EVENTS_PER_SECOND) {
+        sent += 1
+        return true
+      }
+      gap = gap ? { after: gap.after, before: seq + 1 } : { after: seq - 1, before: seq + 1 }
+      return false
+    },
+    /** The gap to tell, once. */
+    flush(): string {
+      if (!gap) return ''
+      const text = frame('gap', JSON.stringify(gap))
+      gap = undefined
+      return text
+    },
+  }
 }
 
 /** The entries after `Last-Event-ID` (or `?after=`), oldest first, as frames. */
@@ -88,8 +123,10 @@ export function eventStreamRoute(streams: EventStreams, session: (res: Response)
     const hello = { session: session(res), scenario: world.scenario, clock: clockView(world.clock) }
     let pending = `retry: 1000\n\n${frame('hello', stringifyJson(hello))}${replay(req, world)}`
     let timer: ReturnType<typeof setTimeout> | undefined
+    const budget = requestBudget()
     const flush = () => {
       timer = undefined
+      pending += budget.flush()
       if (pending === '') return
       res.write(pending)
       pending = ''
@@ -97,6 +134,10 @@ export function eventStreamRoute(streams: EventStreams, session: (res: Response)
     }
     const unsubscribe = world.events.subscribe((event) => {
       if (event.type === 'gone') return end()
+      if (event.type === 'request' && !budget.take(event.seq)) {
+        timer ??= setTimeout(flush, FLUSH_EVERY_MS)
+        return
+      }
       pending += toFrame(event)
       timer ??= setTimeout(flush, FLUSH_EVERY_MS)
     })

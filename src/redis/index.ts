@@ -1,0 +1,40 @@
+/**
+ * `--redis URL` for the standalone server (issue #17): connects, and gives the server sessions whose
+ * worlds live in that Redis. Loaded only with `--redis`: without it, nothing of Redis is imported.
+ */
+import { createSessions, type Sessions } from '../hosts/sessions.js'
+import type { PetStoreOptions } from '../world/options.js'
+import { connectRedis, safeUrl } from './link.js'
+import { createSharedWorlds } from './shared-world.js'
+
+/** Redis could not be reached at start: the server does not start (exit 2). */
+export class RedisStartError extends Error {
+  override readonly name = 'RedisStartError'
+}
+
+export interface SharedSessions {
+  readonly sessions: Sessions
+  /** Why the server is degraded (Redis unreachable), or `undefined`. */
+  problem(): string | undefined
+  close(): Promise<void>
+}
+
+/**
+ * @example
+ * const shared = await startSharedSessions('redis://127.0.0.1:6379', options, 1000)
+ */
+export async function startSharedSessions(url: string, options: PetStoreOptions, max: number): Promise<SharedSessions> {
+  let link: Awaited<ReturnType<typeof connectRedis>>
+  try {
+    link = await connectRedis(url)
+  } catch (error) {
+    throw new RedisStartError(
+      `${(error as Error).message} Start Redis (e.g. redis-server --port 6379) or fix --redis / PETSTORE_REDIS_URL (${safeUrl(url)}).`,
+    )
+  }
+  const shared = createSharedWorlds(link, options)
+  const sessions = createSessions(options, max, undefined, shared.worldFor)
+  // The default session: started (or joined) before the server answers.
+  await sessions.main.ready()
+  return { sessions, problem: () => link.problem, close: () => link.close() }
+}

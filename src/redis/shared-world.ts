@@ -1,0 +1,117 @@
+/**
+ * Worlds whose state lives in Redis (`--redis`, issue #17): any number of server processes pointed at one
+ * Redis behave as one server. Each session's pets, next id, status indexes, rate-limit counters and bans,
+ * clock and scenario are in Redis; a replica keeps only what it derives from them (the scenario's keys and
+ * faults, a copy of the clock) and follows the others through pub/sub: a clock move, a scenario switch, a
+ * reset or an import on one is applied by all. Every answered request is added to the session's capped
+ * journal list in Redis and published, so a control panel on any replica sees every replica's requests.
+ */
+import { type Clock, createClock } from '../clock.js'
+import type { JournalBudget } from '../core/journal-budget.js'
+import { createWorld, type World } from '../world/create-world.js'
+import type { PetStoreOptions } from '../world/options.js'
+import type { ChangeMessage, RedisLink } from './link.js'
+import { createRedisPetData, createRedisQuota, type SessionKeys, sessionKeys } from './store.js'
+
+/** How many summaries a session's journal list in Redis keeps. */
+export const SHARED_JOURNAL_MAX = 1_000
+
+const isClock = (value: unknown): value is Clock => typeof value === 'object' && value !== null && 'now' in value && 'advance' in value
+
+/** Reads the clock and scenario Redis holds and takes them on, without telling the others (they told us). */
+async function follow(link: RedisLink, keys: SessionKeys, world: World, applying: { remote: boolean }): Promise<void> {
+  const [clock, scenario] = (await Promise.all([
+    link.command(['HGETALL', keys.key('clock')]),
+    link.command(['GET', keys.key('scenario')]),
+  ])) as [string[] | Record<string, string>, string | null]
+  const fields = Array.isArray(clock) ? Object.fromEntries(clock.flatMap((_, i) => (i % 2 === 0 ? [[clock[i], clock[i + 1]]] : []))) : clock
+  applying.remote = true
+  try {
+    if (scenario !== null && world.scenarios.has(scenario)) world.adopt(scenario)
+    if (fields['offset'] !== undefined)
+      world.clock.restore({
+        frozenAt: fields['frozenAt'] === undefined ? null : Number(fields['frozenAt']),
+        offset: Number(fields['offset']),
+      })
+  } finally {
+    applying.remote = false
+  }
+}
+
+export interface SharedWorlds {
+  /** A session's world over Redis (the server's sessions call it on first use of a name). */
+  worldFor(session: string, shared: { journalBudget?: JournalBudget }): World
+}
+
+/**
+ * @example
+ * const shared = createSharedWorlds(link, options)
+ * const sessions = createSessions(options, 1000, undefined, shared.worldFor)
+ */
+export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): SharedWorlds {
+  const following = new Map<string, (message: ChangeMessage) => void>()
+  link.onChange((message) => following.get(message.session)?.(message))
+
+  return {
+    worldFor(session, shared) {
+      const keys = sessionKeys(session)
+      const given = options.clock
+      const clock = isClock(given) ? given : createClock()
+      if (given !== undefined && !isClock(given)) clock.set(given)
+      let world: World | undefined
+      let quota: ReturnType<typeof createRedisQuota> | undefined
+      // Requests wait until this replica has caught up with a session another one started (its clock, its scenario).
+      let caughtUp: Promise<void> = Promise.resolve()
+      const applying = { remote: false }
+      const data = createRedisPetData(link, keys, {
+        counters: () => new Map(Object.entries(quota?.snapshot() ?? {})),
+        clock,
+        scenario: () => world?.scenario ?? (typeof options.scenario === 'string' ? options.scenario : 'default'),
+        replaced: () => link.publish({ session, type: 'state' }),
+      })
+      world = createWorld({ ...options, clock }, data, {
+        ...shared,
+        quota: (parts) => {
+          quota = createRedisQuota(link, keys, { ...parts, ready: () => caughtUp })
+          return quota
+        },
+      })
+      const self = world
+      // A session another replica started first: take on its scenario and clock.
+      caughtUp = data.started.then((wrote) => (wrote ? undefined : follow(link, keys, self, applying))).catch(() => undefined)
+      clock.onChange?.(() => {
+        if (applying.remote) return
+        const { frozenAt, offset } = clock.snapshot()
+        const fields = frozenAt === null ? ['offset', String(offset)] : ['frozenAt', String(frozenAt), 'offset', String(offset)]
+        const write = frozenAt === null ? link.command(['HDEL', keys.key('clock'), 'frozenAt']) : Promise.resolve()
+        void write
+          .then(() => link.command(['HSET', keys.key('clock'), ...fields]))
+          .then(() => link.publish({ session, type: 'clock' }))
+          .catch(() => undefined)
+      })
+      self.journal.listen((_seq, summarize) => {
+        const summary = summarize()
+        const text = JSON.stringify(summary)
+        link.run('JOURNAL', [keys.key('journal')], [text, String(SHARED_JOURNAL_MAX)]).catch(() => undefined)
+        link.publish({ session, type: 'request', data: summary })
+      })
+      following.set(session, (message) => {
+        if (message.type === 'request') {
+          const data = message.data as { seq: number }
+          return self.events.relay({ type: 'request', seq: 0, data: data as never })
+        }
+        void follow(link, keys, self, applying).then(() => {
+          if (message.type === 'state') {
+            quota?.reset()
+            self.journal.clear()
+            self.events.changed('state')
+          }
+        })
+      })
+      self.events.subscribe((event) => {
+        if (event.type === 'gone' && following.get(session) !== undefined) following.delete(session)
+      })
+      return self
+    },
+  }
+}
