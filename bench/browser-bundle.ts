@@ -18,13 +18,20 @@ const ENTRY = 'src/browser.ts'
 const BENCHMARKS = fileURLToPath(new URL('../docs/benchmarks.md', import.meta.url))
 
 export interface BrowserBundle {
-  /** The minified JavaScript of the entry chunk (everything is in one chunk). */
+  /**
+   * The minified JavaScript of the entry chunk: everything an app loads. The control panel (`panel: true`, issue
+   * #16) is a chunk of its own, loaded only when asked for: see `lazy`.
+   */
   readonly code: string
+  /** The chunks loaded on demand (the panel), with their modules and sizes. */
+  readonly lazy: readonly { fileName: string; moduleIds: readonly string[]; minifiedBytes: number }[]
+  /** What the entry loads on demand (the panel's chunk). */
+  readonly dynamicImports: readonly string[]
   /** Every specifier any bundled module imports, as written (`./clock.js`, `msw/browser`, ...). */
   readonly specifiers: readonly string[]
   /** The modules in the bundle: absolute paths, or ids such as `__vite-browser-external:fs` for a stubbed built-in. */
   readonly moduleIds: readonly string[]
-  /** Imports left in the output (only the `external` ones). */
+  /** Static imports left in the entry (only the `external` ones). */
   readonly imports: readonly string[]
   readonly minifiedBytes: number
   readonly gzipBytes: number
@@ -63,21 +70,33 @@ export async function bundleBrowserEntry(options: { external?: readonly string[]
         input: ENTRY,
         external: [...(options.external ?? [])],
         preserveEntrySignatures: 'strict',
-        output: { format: 'es', codeSplitting: false },
+        output: { format: 'es' },
       },
     },
   })
   const outputs = Array.isArray(result) ? result : [result]
   const chunks = outputs.flatMap((output) => ('output' in output ? output.output : [])).filter((item) => item.type === 'chunk')
-  const [chunk, ...others] = chunks
-  if (!chunk || others.length > 0)
-    throw new Error(`Expected one chunk from ${ENTRY}, got ${chunks.map((item) => item.fileName).join(', ')}.`)
-  const code = chunk.code
+  const entry = chunks.find((item) => item.isEntry)
+  if (!entry) throw new Error(`No entry chunk from ${ENTRY}: got ${chunks.map((item) => item.fileName).join(', ')}.`)
+  // What loads with the entry: it and the chunks it imports statically (shared with the panel's chunk).
+  const byName = new Map(chunks.map((item) => [item.fileName, item]))
+  const loaded = [entry]
+  for (let i = 0; i < loaded.length; i++)
+    for (const name of (loaded[i] as typeof entry).imports) {
+      const next = byName.get(name)
+      if (next && !loaded.includes(next)) loaded.push(next)
+    }
+  const lazy = chunks
+    .filter((item) => !loaded.includes(item))
+    .map((item) => ({ fileName: item.fileName, moduleIds: [...item.moduleIds], minifiedBytes: Buffer.byteLength(item.code) }))
+  const code = loaded.map((item) => item.code).join('\n')
   return {
     code,
+    lazy,
+    dynamicImports: [...new Set(loaded.flatMap((item) => item.dynamicImports))],
     specifiers: [...specifiers].sort(),
-    moduleIds: [...chunk.moduleIds],
-    imports: [...chunk.imports, ...chunk.dynamicImports],
+    moduleIds: loaded.flatMap((item) => [...item.moduleIds]),
+    imports: loaded.flatMap((item) => item.imports).filter((name) => !byName.has(name)),
     minifiedBytes: Buffer.byteLength(code),
     gzipBytes: gzipSync(code, { level: 9 }).length,
     brotliBytes: brotliCompressSync(code, { params: { [constants.BROTLI_PARAM_QUALITY]: 11 } }).length,

@@ -30,7 +30,7 @@ const WARMUP_SECONDS = quick ? 10 : 60
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 const post = join(ROOT, 'bench/servers/post.lua')
 
-interface Target {
+export interface Target {
   name: string
   base: string
   /** Prism serves the document's paths without the server's base path (`/v1`). */
@@ -39,7 +39,7 @@ interface Target {
 }
 
 /** Prism serving the mock's own OpenAPI document (static examples), the other peer. */
-function prism(port: number): Target {
+export function prism(port: number): Target {
   const spec = join(tempDir('prism-'), 'openapi.json')
   writeFileSync(spec, JSON.stringify(openApiDocument({ serverUrl: `http://127.0.0.1:${port}/v1` })))
   return {
@@ -63,13 +63,13 @@ function prism(port: number): Target {
   }
 }
 
-const ops = [
+export const ops = [
   { name: 'GET /v1/pets?limit=20', path: '/v1/pets?limit=20' },
   { name: 'GET /v1/pets/{id}', path: '/v1/pets/5000' },
   { name: 'POST /v1/pets', path: '/v1/pets', script: post },
 ] as const
 
-function ours(port: number): Target {
+export function ours(port: number): Target {
   return {
     name: 'petstore-mock',
     base: `http://127.0.0.1:${port}`,
@@ -94,7 +94,7 @@ function bare(port: number): Target {
 }
 
 /** WireMock with stubs of the mock's own answers, warmed up before measuring. */
-async function wiremock(port: number, reference: string): Promise<Target> {
+export async function wiremock(port: number, reference: string): Promise<Target> {
   const dir = tempDir('wiremock-')
   mkdirSync(join(dir, 'mappings'))
   const answers: Record<string, string> = {}
@@ -161,7 +161,7 @@ async function wiremock(port: number, reference: string): Promise<Target> {
   }
 }
 
-async function measure(target: Target): Promise<Record<string, { rps: number; p99: number }>> {
+export async function measure(target: Target): Promise<Record<string, { rps: number; p99: number }>> {
   process.stdout.write(`  ${target.name}…\n`)
   const stop = await target.start()
   const results: Record<string, { rps: number; p99: number }> = {}

@@ -12,6 +12,7 @@ import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
 import { quick } from './lib.js'
 import { benchMemory } from './memory.js'
+import { benchRedis } from './redis.js'
 import { benchSoak } from './soak.js'
 
 const only = process.argv
@@ -30,6 +31,7 @@ const suites = {
   abuse: benchAbuse,
   builds: benchBuilds,
   events: benchEvents,
+  redis: benchRedis,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

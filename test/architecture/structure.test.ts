@@ -160,6 +160,20 @@ describe('the control panel (issue #16)', () => {
   })
 })
 
+describe('the shared world (issue #17)', () => {
+  it('loads nothing of Redis without --redis: only src/redis imports the client, and others only its URL helper', () => {
+    const outside = files.filter((parsed) => !parsed.file.startsWith('redis/'))
+    const reaching = outside.flatMap((parsed) => [
+      ...parsed.packages.filter((name) => name.startsWith('@redis/')).map((name) => `${parsed.file}: ${name}`),
+      ...parsed.imports
+        .filter(({ target, typeOnly }) => !typeOnly && target.startsWith('redis/') && target !== 'redis/url.ts')
+        .map(({ target }) => `${parsed.file} -> ${target}`),
+    ])
+    expect(byFile.get('redis/link.ts')?.packages).toContain('@redis/client')
+    expect(reaching).toEqual([])
+  })
+})
+
 describe('the checker itself', () => {
   it('sees imports, packages and functions', () => {
     const api = byFile.get('core/api.ts')

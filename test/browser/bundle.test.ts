@@ -20,9 +20,18 @@ beforeAll(async () => {
   )
 })
 
-it('bundles every dependency, msw/browser included, into one self-contained file', () => {
+it('bundles every dependency, msw/browser included, into one self-contained entry', () => {
   expect(bundle.imports).toEqual([])
   expect(bundle.specifiers).toContain('msw/browser')
+})
+
+it('keeps the control panel out of the entry: one chunk of its own, loaded only with panel: true (issue #16)', () => {
+  expect(bundle.dynamicImports).toEqual(bundle.lazy.map((chunk) => chunk.fileName))
+  expect(bundle.lazy).toHaveLength(1)
+  const [panel] = bundle.lazy
+  expect(panel?.moduleIds.some((id) => id.endsWith('src/panel/in-page.ts'))).toBe(true)
+  expect(bundle.moduleIds.filter((id) => id.includes('/src/panel/'))).toEqual([])
+  console.log(`the panel's own chunk: ${((panel?.minifiedBytes ?? 0) / 1024).toFixed(1)} KiB minified`)
 })
 
 it('imports no Node built-in from any bundled module', () => {
@@ -31,7 +40,9 @@ it('imports no Node built-in from any bundled module', () => {
 
 it('has no built-in stubbed out by the bundler', () => {
   // Vite swaps a Node built-in imported by browser code for an empty `__vite-browser-external` module.
-  expect(bundle.moduleIds.filter((id) => id.includes('__vite-browser-external') || id.startsWith('\0'))).toEqual([])
+  // The bundler's own helpers for the lazy panel chunk (`\0rolldown/runtime.js`, `\0vite/preload-helper.js`) are no built-in.
+  const helpers = new Set(['\0rolldown/runtime.js', '\0vite/preload-helper.js'])
+  expect(bundle.moduleIds.filter((id) => id.includes('__vite-browser-external') || (id.startsWith('\0') && !helpers.has(id)))).toEqual([])
 })
 
 it('imports none of express, fs, path or http, nor a Node-only msw entry', () => {

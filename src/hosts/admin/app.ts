@@ -3,6 +3,7 @@
  * Every call acts on the session named by `X-Mock-Session` (default: the default world).
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
+import { StoreUnavailableError } from '../../core/errors.js'
 import type { World } from '../../world/create-world.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
@@ -74,6 +75,10 @@ export function createAdminApp(options: AdminOptions): express.Express {
   )
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large') return refuse(res, 'payload_too_large', 'Admin request body is larger than 64 MiB.')
+    if (error instanceof StoreUnavailableError) {
+      res.set('retry-after', '1')
+      return refuse(res, 'store_unavailable', `${error.message}. Retry in a moment.`)
+    }
     // The body parser's own refusals (charset, encoding, aborted body) are the client's mistakes.
     if (error.status !== undefined && error.status >= 400 && error.status < 500) {
       return refuse(

@@ -3,7 +3,7 @@
  * and what anyone may read (health, the OpenAPI document).
  */
 import type { Express, Request } from 'express'
-import { plainMessage } from '../../core/errors.js'
+import { plainMessage, StoreUnavailableError } from '../../core/errors.js'
 import type { JournalFilter } from '../../core/journal.js'
 import { stringifyJson } from '../../core/json.js'
 import { openApiDocument } from '../../openapi.js'
@@ -88,6 +88,7 @@ export function addScenarioRoutes(app: Express, ctx: RouteContext): void {
     try {
       await store.useScenario(name)
     } catch (error) {
+      if (error instanceof StoreUnavailableError) throw error
       const message = plainMessage(error)
       return refuse(res, store.scenarios.has(name) ? 'invalid_admin_request' : 'unknown_scenario', message)
     }

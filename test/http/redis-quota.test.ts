@@ -1,0 +1,87 @@
+/**
+ * The rate-limit rules run twice: in memory (`countRequest`, src/core/rate-limit.ts) and as the Lua script every
+ * replica shares (`CONSUME`, src/redis/scripts.ts, issue #17). Same sequences of requests and clock moves in, same
+ * decisions and counters out, or this fails naming the first step where they part.
+ */
+import fc from 'fast-check'
+import { afterAll, beforeAll, expect, it } from 'vitest'
+import { countRequest, DEFAULT_RATE_LIMIT_OPTIONS, type KeyCounters, type QuotaOutcome } from '../../src/core/rate-limit.js'
+import { connectRedis, type RedisLink } from '../../src/redis/link.js'
+import { type PrivateRedis, startRedis, stopRedises } from './redis-support.js'
+
+let redis: PrivateRedis
+let link: RedisLink
+
+beforeAll(async () => {
+  redis = await startRedis()
+  link = await connectRedis(redis.url)
+}, 30_000)
+
+afterAll(async () => {
+  await link?.close()
+  await stopRedises()
+})
+
+const FIELDS = ['minuteStart', 'minuteCount', 'dayStart', 'dayCount', 'retryAt', 'earlyRetries', 'bannedUntil'] as const
+const limits = { perMinute: 3, perDay: 7 }
+const options = { ...DEFAULT_RATE_LIMIT_OPTIONS, banAfterEarlyRetries: 2, banDurationMs: 90_000 }
+
+/** What the script answered, as the outcome and counters `countRequest` gives. */
+function fromScript(reply: string[]): { outcome: QuotaOutcome; counters: KeyCounters } {
+  const [type, limit, third, fourth] = reply
+  const outcome: QuotaOutcome =
+    type === 'ok'
+      ? { type, limit: Number(limit), remaining: Number(fourth), resetAt: Number(third) }
+      : type === 'limited'
+        ? { type, limit: Number(limit), resetAt: Number(third), day: fourth === '1' }
+        : { type: type as 'ban' | 'banned', limit: Number(limit), until: Number(third) }
+  const counters = Object.fromEntries(FIELDS.map((field, i) => [field, Number(reply[4 + i])])) as unknown as KeyCounters
+  return { outcome, counters }
+}
+
+const roll = (c: KeyCounters, at: number) => {
+  const minuteStart = at - (at % 60_000)
+  const dayStart = at - (at % 86_400_000)
+  if (c.minuteStart !== minuteStart) Object.assign(c, { minuteStart, minuteCount: 0 })
+  if (c.dayStart !== dayStart) Object.assign(c, { dayStart, dayCount: 0 })
+  return c
+}
+
+it('decides every request of a random sequence as the in-memory limiter does, counters included', async () => {
+  let run = 0
+  await fc.assert(
+    fc.asyncProperty(
+      fc.array(fc.constantFrom(0, 0, 0, 1_000, 20_000, 61_000, 3_600_000, 86_400_000), { minLength: 1, maxLength: 40 }),
+      async (steps) => {
+        run += 1
+        const key = `k${run}`
+        let at = Date.parse('2026-06-01T23:58:30Z')
+        const memory: KeyCounters = {
+          minuteStart: 0,
+          minuteCount: 0,
+          dayStart: 0,
+          dayCount: 0,
+          retryAt: 0,
+          earlyRetries: 0,
+          bannedUntil: 0,
+        }
+        for (const [i, step] of steps.entries()) {
+          at += step
+          const expected = countRequest(limits, roll(memory, at), at, options)
+          const args = [
+            key,
+            String(limits.perMinute),
+            String(limits.perDay),
+            String(at),
+            String(options.banAfterEarlyRetries),
+            String(options.banDurationMs),
+          ]
+          const got = fromScript((await link.run('CONSUME', ['quota-test:rl'], args)) as string[])
+          expect({ step: i, ...got }).toEqual({ step: i, outcome: expected, counters: { ...memory } })
+        }
+      },
+    ),
+    { numRuns: 60 },
+  )
+  expect(run).toBeGreaterThanOrEqual(60)
+}, 60_000)
