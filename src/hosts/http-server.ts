@@ -178,6 +178,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     startedAt: Date.now(),
     onChange: saver.logState,
     degraded: () => saver.failure ?? store.problem(),
+    storeProblem: store.problem,
   })
   const router = createRequestRouter({
     sessions,

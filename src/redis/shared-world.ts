@@ -62,6 +62,21 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
       let quota: ReturnType<typeof createRedisQuota> | undefined
       // Requests wait until this replica has caught up with a session another one started (its clock, its scenario).
       let caughtUp: Promise<void> = Promise.resolve()
+      let seeding: Promise<void> | undefined
+      /** The session's first start failed (Redis was gone): write it now, or follow the replica that did. */
+      const seedAgain = (): Promise<void> => {
+        const attempt =
+          seeding ??
+          data
+            .retrySeed()
+            .then((wrote) => (wrote || !world ? undefined : follow(link, keys, world, applying)))
+            .finally(() => {
+              seeding = undefined
+            })
+        seeding = attempt
+        caughtUp = attempt.catch(() => undefined)
+        return attempt
+      }
       const applying = { remote: false }
       const data = createRedisPetData(link, keys, {
         counters: () => new Map(Object.entries(quota?.snapshot() ?? {})),
@@ -72,7 +87,7 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
       world = createWorld({ ...options, clock }, data, {
         ...shared,
         quota: (parts) => {
-          quota = createRedisQuota(link, keys, { ...parts, ready: () => caughtUp })
+          quota = createRedisQuota(link, keys, { ...parts, ready: () => (data.unseeded ? seedAgain() : caughtUp) })
           return quota
         },
       })

@@ -88,21 +88,28 @@ function repositoryOf(link: RedisLink, keys: SessionKeys): PetRepository {
   }
 }
 
+export interface RedisPetData extends PetData {
+  /** Resolves when the session's first start was written (`true`) or found done by another replica (`false`). */
+  readonly started: Promise<boolean>
+  /** Whether the first start could not be written (Redis was gone). */
+  readonly unseeded: boolean
+  /** Writes the first start again, unless another replica has by now; resolves whether it wrote. */
+  retrySeed(): Promise<boolean>
+}
+
 /**
  * @example
  * const data = createRedisPetData(link, sessionKeys('default'), state)
  */
-export function createRedisPetData(
-  link: RedisLink,
-  keys: SessionKeys,
-  state: SessionState,
-): PetData & { readonly started: Promise<boolean> } {
+export function createRedisPetData(link: RedisLink, keys: SessionKeys, state: SessionState): RedisPetData {
   let first = true
   let markStarted: (wrote: boolean) => void = () => undefined
   const started = new Promise<boolean>((resolve) => {
     markStarted = resolve
   })
   let cache: { pets: PetRecord[]; nextId: bigint } = { pets: [], nextId: 1n }
+  let unseeded: { args: string[]; cache: typeof cache } | undefined
+  const names = ['seeded', 'pet', 'ids', 'last', 'rl', 'clock', 'scenario', 'journal', ...PET_STATUSES.map((s) => `status:${s}`)]
   return {
     collection: undefined,
     repository: repositoryOf(link, keys),
@@ -123,16 +130,29 @@ export function createRedisPetData(
       ]
       args.push(String(counters.length / 2), ...counters)
       for (const pet of pets) args.push(pet.id.toString(), memberOf(pet.id), pet.status ?? '', serializePet(pet))
-      const names = ['seeded', 'pet', 'ids', 'last', 'rl', 'clock', 'scenario', 'journal', ...PET_STATUSES.map((s) => `status:${s}`)]
       try {
         const wrote = (await link.run('REPLACE', names.map(keys.key), args)) === 1
         cache = { pets: [...pets], nextId: next }
         if (onlyIfNew) markStarted(wrote)
         else state.replaced()
       } catch (error) {
-        if (onlyIfNew) markStarted(false)
+        if (onlyIfNew) {
+          // Redis was gone at the session's first start: the start is tried again before its next request.
+          unseeded = { args, cache: { pets: [...pets], nextId: next } }
+          markStarted(false)
+        }
         throw error
       }
+    },
+    get unseeded() {
+      return unseeded !== undefined
+    },
+    async retrySeed() {
+      if (!unseeded) return false
+      const wrote = (await link.run('REPLACE', names.map(keys.key), unseeded.args)) === 1
+      if (wrote) cache = unseeded.cache
+      unseeded = undefined
+      return wrote
     },
     snapshot: () => cache,
     async settled() {

@@ -24,6 +24,8 @@ export interface AdminOptions extends AccessRule {
   readonly degraded: () => string | undefined
   /** The open event streams, which the server ends when it closes. */
   readonly streams: EventStreams
+  /** Why the shared store (`--redis`) is unreachable, if it is: changes are refused before they touch anything. */
+  readonly storeProblem?: () => string | undefined
 }
 
 /** Who may use the admin API, and which session a request acts on. */
@@ -37,6 +39,12 @@ function guard(options: AdminOptions) {
     // `?session=` for what cannot send headers: the panel's links, `EventSource`, a HAR download.
     const query = req.query['session']
     const session = req.header('x-mock-session') ?? (typeof query === 'string' ? query : undefined)
+    const problem = req.method === 'GET' || req.method === 'HEAD' ? undefined : options.storeProblem?.()
+    if (problem !== undefined) {
+      // A change now would reach this replica and not the shared world: refused whole, like an API request.
+      res.set('retry-after', '1')
+      return refuse(res, 'store_unavailable', `${problem}. Nothing was changed; retry in a moment.`)
+    }
     const world = options.sessions.get(session)
     if (!world) return refuse(res, 'invalid_session', 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".')
     res.locals.world = world
