@@ -124,9 +124,9 @@ redis.call('SET', KEYS[1], '1')
 return 1
 `
 
-/** KEYS: journal. ARGV: the summary JSON, the cap. */
+/** KEYS: journal. ARGV: the cap, then the summaries' JSON, oldest first (a batch of up to 50 ms). */
 export const JOURNAL = `
-redis.call('LPUSH', KEYS[1], ARGV[1])
-redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[2]) - 1)
+for i = 2, #ARGV do redis.call('LPUSH', KEYS[1], ARGV[i]) end
+redis.call('LTRIM', KEYS[1], 0, tonumber(ARGV[1]) - 1)
 return 1
 `

@@ -38,6 +38,24 @@ async function follow(link: RedisLink, keys: SessionKeys, world: World, applying
   }
 }
 
+/** Batches the session's answered requests every 50 ms: one script adds them to the Redis journal list, one message tells the others. */
+function journalMirror(link: RedisLink, keys: SessionKeys, session: string) {
+  let batch: unknown[] = []
+  let timer: ReturnType<typeof setTimeout> | undefined
+  const flush = () => {
+    timer = undefined
+    const summaries = batch
+    batch = []
+    const texts = summaries.map((summary) => JSON.stringify(summary))
+    link.run('JOURNAL', [keys.key('journal')], [String(SHARED_JOURNAL_MAX), ...texts]).catch(() => undefined)
+    link.publish({ session, type: 'request', data: summaries })
+  }
+  return (_seq: number, summarize: () => unknown) => {
+    batch.push(summarize())
+    timer ??= setTimeout(flush, 50)
+  }
+}
+
 export interface SharedWorlds {
   /** A session's world over Redis (the server's sessions call it on first use of a name). */
   worldFor(session: string, shared: { journalBudget?: JournalBudget }): World
@@ -104,16 +122,11 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
           .then(() => link.publish({ session, type: 'clock' }))
           .catch(() => undefined)
       })
-      self.journal.listen((_seq, summarize) => {
-        const summary = summarize()
-        const text = JSON.stringify(summary)
-        link.run('JOURNAL', [keys.key('journal')], [text, String(SHARED_JOURNAL_MAX)]).catch(() => undefined)
-        link.publish({ session, type: 'request', data: summary })
-      })
+      self.journal.listen(journalMirror(link, keys, session))
       following.set(session, (message) => {
         if (message.type === 'request') {
-          const data = message.data as { seq: number }
-          return self.events.relay({ type: 'request', seq: 0, data: data as never })
+          for (const data of message.data as never[]) self.events.relay({ type: 'request', seq: 0, data })
+          return
         }
         void follow(link, keys, self, applying).then(() => {
           if (message.type === 'state') {
