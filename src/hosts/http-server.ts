@@ -219,8 +219,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     },
     async close() {
       closing = true
-      // Event streams never end by themselves: end them, or the server would wait for them forever.
-      streams.closeAll()
+      streams.closeAll() // event streams never end by themselves: the server would wait for them forever
       await closeGently(server)
       await saver.close()
       await store.close()
