@@ -4,8 +4,9 @@
  */
 import { createSessions, type Sessions } from '../hosts/sessions.js'
 import type { PetStoreOptions } from '../world/options.js'
-import { connectRedis, safeUrl } from './link.js'
+import { connectRedis } from './link.js'
 import { createSharedWorlds } from './shared-world.js'
+import { safeUrl } from './url.js'
 
 /** Redis could not be reached at start: the server does not start (exit 2). */
 export class RedisStartError extends Error {

@@ -9,8 +9,6 @@ import { StoreUnavailableError } from '../core/errors.js'
 import { CONSUME, CREATE, JOURNAL, LIST, REPLACE } from './scripts.js'
 import { safeUrl } from './url.js'
 
-export { safeUrl }
-
 const SCRIPTS = { CONSUME, CREATE, LIST, REPLACE, JOURNAL }
 export type ScriptName = keyof typeof SCRIPTS
 

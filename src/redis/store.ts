@@ -166,6 +166,19 @@ export function createRedisPetData(link: RedisLink, keys: SessionKeys, state: Se
   }
 }
 
+/** What `CONSUME` answered: the outcome `countRequest` would give, and the key's counters after it. */
+export function consumeReplyOf(reply: readonly string[]): { outcome: QuotaOutcome; counters: KeyCounters } {
+  const [type, limit, third, fourth] = reply
+  const outcome: QuotaOutcome =
+    type === 'ok'
+      ? { type, limit: Number(limit), resetAt: Number(third), remaining: Number(fourth) }
+      : type === 'limited'
+        ? { type, limit: Number(limit), resetAt: Number(third), day: fourth === '1' }
+        : { type: type as 'ban' | 'banned', limit: Number(limit), until: Number(third) }
+  const counters = Object.fromEntries(FIELDS.map((field, i) => [field, Number(reply[4 + i])])) as unknown as KeyCounters
+  return { outcome, counters }
+}
+
 /**
  * The quota of a session in Redis: each request is counted by `CONSUME`, atomically across replicas. What the
  * admin side reads (`counters`, the panel's Keys table) is what this replica saw last.
@@ -200,15 +213,8 @@ export function createRedisQuota(
           String(options.banDurationMs),
         ],
       )) as string[]
-      const [type, limit, third, fourth] = reply
-      const counters = Object.fromEntries(FIELDS.map((field, i) => [field, Number(reply[4 + i])])) as unknown as KeyCounters
+      const { outcome, counters } = consumeReplyOf(reply)
       seen.set(key.key, counters)
-      const outcome: QuotaOutcome =
-        type === 'ok'
-          ? { type, limit: Number(limit), resetAt: Number(third), remaining: Number(fourth) }
-          : type === 'limited'
-            ? { type, limit: Number(limit), resetAt: Number(third), day: fourth === '1' }
-            : { type: type as 'ban' | 'banned', limit: Number(limit), until: Number(third) }
       return decisionOf(outcome, key, at, options)
     },
     unauthenticated,
@@ -225,5 +231,3 @@ export function createRedisQuota(
     },
   }
 }
-
-export { countRequest }

@@ -5,8 +5,9 @@
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { countRequest, DEFAULT_RATE_LIMIT_OPTIONS, type KeyCounters, type QuotaOutcome } from '../../src/core/rate-limit.js'
+import { countRequest, DEFAULT_RATE_LIMIT_OPTIONS, type KeyCounters, roll } from '../../src/core/rate-limit.js'
 import { connectRedis, type RedisLink } from '../../src/redis/link.js'
+import { consumeReplyOf } from '../../src/redis/store.js'
 import { type PrivateRedis, startRedis, stopRedises } from './redis-support.js'
 
 let redis: PrivateRedis
@@ -22,30 +23,8 @@ afterAll(async () => {
   await stopRedises()
 })
 
-const FIELDS = ['minuteStart', 'minuteCount', 'dayStart', 'dayCount', 'retryAt', 'earlyRetries', 'bannedUntil'] as const
 const limits = { perMinute: 3, perDay: 7 }
 const options = { ...DEFAULT_RATE_LIMIT_OPTIONS, banAfterEarlyRetries: 2, banDurationMs: 90_000 }
-
-/** What the script answered, as the outcome and counters `countRequest` gives. */
-function fromScript(reply: string[]): { outcome: QuotaOutcome; counters: KeyCounters } {
-  const [type, limit, third, fourth] = reply
-  const outcome: QuotaOutcome =
-    type === 'ok'
-      ? { type, limit: Number(limit), remaining: Number(fourth), resetAt: Number(third) }
-      : type === 'limited'
-        ? { type, limit: Number(limit), resetAt: Number(third), day: fourth === '1' }
-        : { type: type as 'ban' | 'banned', limit: Number(limit), until: Number(third) }
-  const counters = Object.fromEntries(FIELDS.map((field, i) => [field, Number(reply[4 + i])])) as unknown as KeyCounters
-  return { outcome, counters }
-}
-
-const roll = (c: KeyCounters, at: number) => {
-  const minuteStart = at - (at % 60_000)
-  const dayStart = at - (at % 86_400_000)
-  if (c.minuteStart !== minuteStart) Object.assign(c, { minuteStart, minuteCount: 0 })
-  if (c.dayStart !== dayStart) Object.assign(c, { dayStart, dayCount: 0 })
-  return c
-}
 
 it('decides every request of a random sequence as the in-memory limiter does, counters included', async () => {
   let run = 0
@@ -76,7 +55,7 @@ it('decides every request of a random sequence as the in-memory limiter does, co
             String(options.banAfterEarlyRetries),
             String(options.banDurationMs),
           ]
-          const got = fromScript((await link.run('CONSUME', ['quota-test:rl'], args)) as string[])
+          const got = consumeReplyOf((await link.run('CONSUME', ['quota-test:rl'], args)) as string[])
           expect({ step: i, ...got }).toEqual({ step: i, outcome: expected, counters: { ...memory } })
         }
       },
