@@ -143,16 +143,21 @@ it('keeps a pet and the rate-limit count the page saw acknowledged across an imm
     const now = Date.now()
     petStore.clock.set(now - (now % 60_000) + 10 * 60_000 + 30_000)
   })
-  const seen = await page.evaluate(async () => {
+  // The reload starts in the same task as the answer: no timer can run before the page goes away. What the page saw
+  // is kept in sessionStorage (which a reload keeps), since the evaluate itself may not outlive the navigation.
+  const navigated = page.waitForEvent('framenavigated', { predicate: (frame) => frame === page.mainFrame(), timeout: 30_000 })
+  await page.evaluate(() => {
     const headers = { Authorization: 'Bearer test-free', 'Content-Type': 'application/json' }
-    const response = await fetch('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name: 'Quick', categoryId: 2 }) })
-    const remaining = response.headers.get('x-ratelimit-remaining')
-    // The reload starts in the same task as the answer: no timer can run before the page goes away.
-    window.location.reload()
-    return { status: response.status, remaining }
+    void fetch('/v1/pets', { method: 'POST', headers, body: JSON.stringify({ name: 'Quick', categoryId: 2 }) }).then((response) => {
+      const seen = { status: response.status, remaining: response.headers.get('x-ratelimit-remaining') }
+      sessionStorage.setItem('petstore-mock-test:seen', JSON.stringify(seen))
+      window.location.reload()
+    })
   })
-  expect(seen).toEqual({ status: 201, remaining: '59' })
+  await navigated
   await waitUntilReady(page)
+  const seen: unknown = JSON.parse((await page.evaluate(() => sessionStorage.getItem('petstore-mock-test:seen'))) ?? 'null')
+  expect(seen).toEqual({ status: 201, remaining: '59' })
 
   expect((await listed(page)).at(-1)).toBe('#51 Quick')
   // The listing after the reload is the key's second request of that minute.

@@ -481,6 +481,29 @@ describe('the report, built in-process', () => {
     expect(early).toBe(0)
   })
 
+  it('counts again when the minute ends in the middle of the counting check, instead of skipping it', async () => {
+    const { url } = await startServer()
+    let seen = 0
+    let moved = 0
+    // The counting check's 404 (the key's second request to that path, after route.unknown-path's) says a later
+    // X-RateLimit-Reset, as when the window turns between two requests.
+    const windowTurns: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      const keyed = new Headers(init?.headers).get('authorization') === 'Bearer test-pro'
+      if (!keyed || !String(input).includes('/no-such-path')) return response
+      seen += 1
+      if (seen !== 2) return response
+      moved += 1
+      const headers = new Headers(response.headers)
+      headers.set('x-ratelimit-reset', String(Number(headers.get('x-ratelimit-reset')) + 60))
+      return new Response(await response.arrayBuffer(), { status: response.status, headers })
+    }
+    const report = await verify({ target: `${url}/v1`, key: 'test-pro', fetch: windowTurns })
+    expect(moved).toBe(1)
+    expect(report.checks.find((c) => c.id === 'rate.counting')).toMatchObject({ ok: true, actual: 'a 404 counts; a 401 does not count' })
+    expect(report.budget.used).toBeLessThanOrEqual(report.budget.planned)
+  })
+
   it('sees that a 429 uses no quota: after Retry-After, the new window counts only its own request', async () => {
     const keys = [
       { key: 'test-pro', plan: 'pro' as const },
