@@ -23,7 +23,10 @@ export interface JournalBudget {
   readonly bytes: number
   /** Entries dropped so far to stay under the cap. */
   readonly dropped: number
-  /** Holds `bytes` for a new entry of `owner`, dropping the oldest entries while over the cap. */
+  /**
+   * Holds `bytes` for a new entry of `owner`, dropping the oldest entries (of any owner, this one's older ones too)
+   * while over the cap. An entry larger than the cap is refused: the hold comes back released, and is counted.
+   */
   hold(owner: BudgetOwner, bytes: number): Hold
   /** Gives the bytes of an entry back (it left its journal). */
   release(hold: Hold): void
@@ -73,6 +76,11 @@ export function createJournalBudget(maxBytes: number = DEFAULT_JOURNAL_MAX_BYTES
       return dropped
     },
     hold(owner, size) {
+      // An entry larger than the whole cap is never kept: dropping the others would not make room for it.
+      if (size > maxBytes) {
+        dropped += 1
+        return { owner, bytes: size, released: true }
+      }
       const hold: Hold = { owner, bytes: size, released: false }
       queue.push(hold)
       live += 1

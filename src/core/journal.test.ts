@@ -148,6 +148,22 @@ describe('the journal budget', () => {
     expect(a.all().length + b.all().length + budget.dropped).toBe(6)
   })
 
+  it('keeps no entry larger than the whole cap, counts it, and still tells listeners (a cap of 1 byte used to fail every request)', async () => {
+    const budget = createJournalBudget(1)
+    const journal = createJournal({ limit: 1000, now: () => 0, budget })
+    const told: number[] = []
+    journal.listen((seq) => told.push(seq))
+    for (let i = 0; i < 3; i++) record(journal, `/p/${i}`)
+    expect(journal.all()).toEqual([])
+    expect(budget).toMatchObject({ bytes: 0, dropped: 3 })
+    expect(told).toEqual([1, 2, 3])
+
+    const petStore = createPetStore({ journalMaxBytes: 1 })
+    const response = await get(petStore, '/v1/pets?limit=1')
+    expect(response.status).toBe(200)
+    expect(petStore.journal.all()).toEqual([])
+  })
+
   it('gives the bytes of cleared entries back', () => {
     const budget = createJournalBudget(1_000_000)
     const journal = createJournal({ limit: 1000, now: () => 0, budget })

@@ -231,8 +231,12 @@ export function createJournal({
   const all = (): JournalEntry[] => live().map(toEntry)
 
   const keep = (raw: Raw): void => {
+    // The hold first: it may drop this journal's older entries, each with its own hold (so `kept` and `holds` stay
+    // aligned). A refused hold means the entry is larger than the whole budget: it is not kept.
+    const hold = budget.hold(owner, sizeOf(raw))
+    if (hold.released) return
     kept.push(raw)
-    holds.push(budget.hold(owner, sizeOf(raw)))
+    holds.push(hold)
     if (kept.length - head > limit) dropOldest()
   }
 
