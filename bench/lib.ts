@@ -99,21 +99,44 @@ export async function waitFor(
 export interface WrkResult {
   rps: number
   p50: number
+  /** From wrk's own latency distribution (its `done` hook), in ms. */
+  p90: number
   p99: number
+  p999: number
+  max: number
   errors: number
 }
 
-/** Runs wrk on the load core: one thread, 10 connections. */
+/** Every script gets the `done` hook that prints p50, p90, p99, p99.9 and the maximum: written once per run. */
+let tailScripts: Map<string, string> | undefined
+function withTail(script: string | undefined): string {
+  tailScripts ??= new Map()
+  const key = script ?? ''
+  let path = tailScripts.get(key)
+  if (path === undefined) {
+    path = join(tempDir('wrk-tail-'), 'script.lua')
+    const hook = readFileSync(join(ROOT, 'bench/servers/tail.lua'), 'utf8')
+    writeFileSync(path, `${script ? readFileSync(script, 'utf8') : ''}\n${hook}`)
+    tailScripts.set(key, path)
+  }
+  return path
+}
+
+/** Runs wrk on the load core: one thread, 10 connections unless told. */
 export async function wrk(
   url: string,
   seconds: number,
-  options: { headers?: Record<string, string>; script?: string } = {},
+  options: { headers?: Record<string, string>; script?: string; connections?: number } = {},
 ): Promise<WrkResult> {
-  const args = ['-c', LOAD_CORE, 'wrk', '-t1', '-c10', `-d${seconds}s`, '--latency']
+  const args = ['-c', LOAD_CORE, 'wrk', '-t1', `-c${options.connections ?? 10}`, `-d${seconds}s`, '--latency']
   for (const [name, value] of Object.entries(options.headers ?? {})) args.push('-H', `${name}: ${value}`)
-  if (options.script) args.push('-s', options.script)
+  args.push('-s', withTail(options.script))
   args.push(url)
   const { stdout } = await run('taskset', args, { maxBuffer: 1 << 20 })
+  const tail = /TAIL (\d+) (\d+) (\d+) (\d+) (\d+)/
+    .exec(stdout)
+    ?.slice(1)
+    .map((us) => Number(us) / 1000)
   const ms = (text: string | undefined) => {
     if (!text) return Number.NaN
     const value = Number.parseFloat(text)
@@ -123,8 +146,11 @@ export async function wrk(
   const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN),
-    p50: ms(/50%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
-    p99: ms(/99%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
+    p50: tail?.[0] ?? ms(/50%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
+    p90: tail?.[1] ?? ms(/90%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
+    p99: tail?.[2] ?? ms(/99%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
+    p999: tail?.[3] ?? Number.NaN,
+    max: tail?.[4] ?? Number.NaN,
     errors: Number(errors ?? 0) + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
   }
 }

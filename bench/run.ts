@@ -14,6 +14,7 @@ import { quick } from './lib.js'
 import { benchMemory } from './memory.js'
 import { benchRedis } from './redis.js'
 import { benchSoak } from './soak.js'
+import { benchTail } from './tail.js'
 
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -32,6 +33,7 @@ const suites = {
   builds: benchBuilds,
   events: benchEvents,
   redis: benchRedis,
+  tail: benchTail,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

@@ -1,15 +1,19 @@
 /**
- * The bytes all journals of a server may hold together (issue #13): each entry holds an estimate of
- * its size; past the cap, the oldest entries of any journal are dropped first, and counted.
+ * The bytes all journals of a server may hold together (issue #13): each journal holds the chunks its entries are
+ * packed into (issue #18), so the bytes counted are the bytes kept; past the cap, the oldest chunks of any journal are
+ * given back first, and the entries dropped with them counted.
  */
 
 /** A journal that can give up its oldest entry. */
 export interface BudgetOwner {
-  /** Drops the journal's oldest entry (the one the budget names as the oldest it holds for this journal). */
-  dropOldest(): void
+  /**
+   * Gives back the journal's oldest hold (the one the budget names as the oldest it holds for this journal): a chunk
+   * of entries, or a spare chunk. Returns how many entries that dropped.
+   */
+  dropOldest(): number
 }
 
-/** What one entry holds of the budget. */
+/** What one chunk holds of the budget. */
 export interface Hold {
   readonly owner: BudgetOwner
   readonly bytes: number
@@ -21,7 +25,7 @@ export interface JournalBudget {
   readonly maxBytes: number
   /** Bytes held now. */
   readonly bytes: number
-  /** Entries dropped so far to stay under the cap. */
+  /** Entries dropped so far to stay under the cap (or not kept: larger than the whole cap). */
   readonly dropped: number
   /**
    * Holds `bytes` for a new entry of `owner`, dropping the oldest entries (of any owner, this one's older ones too)
@@ -88,10 +92,9 @@ export function createJournalBudget(maxBytes: number = DEFAULT_JOURNAL_MAX_BYTES
       while (bytes > maxBytes && head < queue.length) {
         const oldest = queue[head++] as Hold
         if (oldest.released) continue
-        oldest.owner.dropOldest()
+        dropped += oldest.owner.dropOldest()
         // The owner released it; make sure, so the loop always ends.
         release(oldest)
-        dropped += 1
       }
       sweep()
       return hold

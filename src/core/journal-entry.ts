@@ -2,6 +2,8 @@
  * A journal entry: what one answered request looks like when read, built lazily from what the
  * journal kept of it (`Raw`), and the filters of `find`.
  */
+
+import type { Stored } from './journal-chunks.js'
 import { parseJsonReadable, utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse, Plan } from './types.js'
 
@@ -141,6 +143,8 @@ export interface Raw {
   arrival: number
   delivered: number | undefined
   entry?: JournalEntry | undefined
+  /** Where the journal packed it, while it is being answered (see `journal-chunks.ts`). */
+  stored?: Stored | undefined
 }
 
 /** The summary of a recorded exchange: no body parsed, no header copied (the event stream sends one per request). */

@@ -3,7 +3,8 @@
  * assert what a client sent and for the retry audit. Bounded in entries and in bytes: each entry
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
-import { createJournalBudget, type Hold, type JournalBudget } from './journal-budget.js'
+import { createJournalBudget, type JournalBudget } from './journal-budget.js'
+import { ChunkLog, type Stored, setDelivered, unpack } from './journal-chunks.js'
 import {
   errorCode,
   type JournalEntry,
@@ -68,9 +69,6 @@ export interface JournalRecorder extends Journal {
   delivered(response: ApiResponse, nextArrival: number): void
 }
 
-/** What an entry holds of the budget: its body and strings twice over (UTF-16, then parsed), plus the objects. */
-const sizeOf = (raw: Raw): number => 1024 + 4 * ((raw.body?.length ?? 0) + raw.path.length + raw.query.length) + 2 * raw.responseBody.length
-
 /** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
 function waitForEntry(
   recorded: () => JournalEntry[],
@@ -97,15 +95,15 @@ function waitForEntry(
 }
 
 function selectPage(
-  all: readonly Raw[],
+  all: readonly Stored[],
   filter: JournalFilter,
   { limit, before, after }: { limit: number; before?: number | undefined; after?: number | undefined },
 ): { entries: JournalEntry[]; more: boolean } {
   const entries: JournalEntry[] = []
   if (after !== undefined) {
-    for (const raw of all) {
-      if (raw.seq <= after) continue
-      const entry = toEntry(raw)
+    for (const stored of all) {
+      if (stored.seq <= after) continue
+      const entry = toEntry(unpack(stored))
       if (!matchesFilter(entry, filter)) continue
       if (entries.length === limit) return { entries, more: true }
       entries.push(entry)
@@ -113,9 +111,9 @@ function selectPage(
     return { entries, more: false }
   }
   for (let i = all.length - 1; i >= 0; i--) {
-    const raw = all[i] as Raw
-    if (before !== undefined && raw.seq >= before) continue
-    const entry = toEntry(raw)
+    const stored = all[i] as Stored
+    if (before !== undefined && stored.seq >= before) continue
+    const entry = toEntry(unpack(stored))
     if (!matchesFilter(entry, filter)) continue
     if (entries.length === limit) return { entries: entries.reverse(), more: true }
     entries.push(entry)
@@ -176,11 +174,11 @@ function tell<T>(value: T, group: Set<(value: T) => void>): void {
 }
 
 /** The entry numbered `wanted`, searched from the newest (a limit of 0 or a clear leaves gaps in the numbers). */
-function findBySeq(kept: readonly Raw[], head: number, wanted: number): JournalEntry | undefined {
+function findBySeq(kept: readonly Stored[], head: number, wanted: number): JournalEntry | undefined {
   for (let i = kept.length - 1; i >= head; i--) {
-    const raw = kept[i] as Raw
-    if (raw.seq === wanted) return toEntry(raw)
-    if (raw.seq < wanted) return undefined
+    const stored = kept[i] as Stored
+    if (stored.seq === wanted) return toEntry(unpack(stored))
+    if (stored.seq < wanted) return undefined
   }
   return undefined
 }
@@ -207,37 +205,50 @@ export function createJournal({
   // Answers not yet handed to the client: a Map (a WeakMap is slower to write), capped for hosts that never report delivery.
   const undelivered = new Map<ApiResponse, Raw>()
   const undeliveredCap = Math.max(limit, 1_000)
-  /** The entries, oldest first from `head`; `holds[i]` is what `kept[i]` holds of the budget. */
-  let kept: Raw[] = []
-  let holds: Hold[] = []
+  /** The entries' places, oldest first from `head`; the entries themselves are packed in `log`'s chunks. */
+  let kept: Stored[] = []
   let head = 0
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
   const listeners = new Set<Listener>()
 
-  const dropOldest = (): void => {
-    if (head >= kept.length) return
-    budget.release(holds[head] as Hold)
-    kept[head] = undefined as unknown as Raw
-    head += 1
+  const compact = (): void => {
     if (head > 64 && head * 2 > kept.length) {
       kept = kept.slice(head)
-      holds = holds.slice(head)
       head = 0
     }
   }
-  const owner = { dropOldest }
-  const live = (): Raw[] => kept.slice(head)
-  const all = (): JournalEntry[] => live().map(toEntry)
+  /** The oldest entry leaves (the entry limit). */
+  const dropFirst = (): void => {
+    const stored = kept[head] as Stored
+    kept[head] = undefined as unknown as Stored
+    head += 1
+    log.leave(stored.chunk)
+    compact()
+  }
+  /** The budget needs room: the oldest chunk goes, with its entries. */
+  const dropOldest = (): number => {
+    const chunk = log.dropOldest()
+    let dropped = 0
+    while (chunk !== undefined && head < kept.length && (kept[head] as Stored).chunk === chunk) {
+      kept[head] = undefined as unknown as Stored
+      head += 1
+      dropped += 1
+    }
+    compact()
+    return dropped
+  }
+  const log = new ChunkLog(budget, { dropOldest })
+  const live = (): Stored[] => kept.slice(head)
+  const all = (): JournalEntry[] => live().map((stored) => toEntry(unpack(stored)))
 
-  const keep = (raw: Raw): void => {
-    // The hold first: it may drop this journal's older entries, each with its own hold (so `kept` and `holds` stay
-    // aligned). A refused hold means the entry is larger than the whole budget: it is not kept.
-    const hold = budget.hold(owner, sizeOf(raw))
-    if (hold.released) return
-    kept.push(raw)
-    holds.push(hold)
-    if (kept.length - head > limit) dropOldest()
+  const keep = (raw: Raw): Stored | undefined => {
+    // Packing may need a new chunk, and the budget may then drop this journal's oldest entries.
+    const stored = log.append(raw)
+    if (stored === undefined) return undefined
+    kept.push(stored)
+    if (kept.length - head > limit) dropFirst()
+    return stored
   }
 
   return {
@@ -248,7 +259,7 @@ export function createJournal({
       const raw = rawOf(seq, now(), request, response, extra)
       undelivered.set(response, raw)
       if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
-      if (limit > 0) keep(raw)
+      if (limit > 0) raw.stored = keep(raw)
       if (waiters.size > 0) tell(toEntry(raw), waiters)
       if (listeners.size > 0) tellListeners(raw, listeners)
     },
@@ -256,6 +267,8 @@ export function createJournal({
       const raw = undelivered.get(response)
       if (!raw) return
       undelivered.delete(response)
+      // The packed entry, and the one listeners may still summarize.
+      if (raw.stored) setDelivered(raw.stored, nextArrival)
       raw.delivered = nextArrival
       raw.entry = undefined
     },
@@ -268,9 +281,8 @@ export function createJournal({
       return () => listeners.delete(listener)
     },
     clear() {
-      for (let i = head; i < holds.length; i++) budget.release(holds[i] as Hold)
+      log.clear()
       kept = []
-      holds = []
       head = 0
     },
     waitFor: (predicate, options = {}) => waitForEntry(all, waiters, predicate, options.timeout ?? 5_000, () => seq),

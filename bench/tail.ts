@@ -1,0 +1,175 @@
+/**
+ * Issue #18: the tail, side by side. p50, p90, p99 and p99.9 of list, get and create at 10 and 50 connections, over
+ * 10,000 and 100,000 pets, with the journal on (the default), against the same-work bare server and the fixed-body
+ * bare server, measured round by round in one run (A B A B …, so the machine's drift falls on all alike); WireMock
+ * (warmed) and Prism beside them; and create with `--state-file`. Prints the targets as ratios.
+ *
+ *   npm run bench -- --only=tail                          (about 12 minutes; --quick: about 3)
+ *   npm run bench -- --only=tail --this=/tmp/before       (another checkout's build, e.g. before a change)
+ */
+import { join } from 'node:path'
+import { ops, prism, type Target, wiremock } from './http.js'
+import { BENCH_KEY, median, quick, ROOT, SERVER_CORE, startMock, startPinned, table, tempDir, verdict, waitFor, wrk } from './lib.js'
+
+const SECONDS = quick ? 2 : 5
+const ROUNDS = quick ? 1 : 3
+const CONNECTIONS = [10, 50] as const
+const SIZES = [10_000, 100_000] as const
+const auth = { Authorization: `Bearer ${BENCH_KEY}` }
+/** `--this=DIR`: measure another checkout's build (e.g. the commit before a change) in place of this one. */
+const CHECKOUT = process.argv.find((arg) => arg.startsWith('--this='))?.slice(7) ?? ROOT
+
+interface Figures {
+  rps: number
+  p50: number
+  p90: number
+  p99: number
+  p999: number
+}
+type Op = (typeof ops)[number]
+/** Figures by server, then `${op} c=${connections}`. */
+type Results = Map<string, Map<string, Figures>>
+
+const at = (op: Op, connections: number): string => `${op.name} c=${connections}`
+
+function server(name: string, port: number, start: () => Promise<() => Promise<void>>, withoutBasePath = false): Target {
+  return { name, base: `http://127.0.0.1:${port}`, withoutBasePath, start }
+}
+
+function mock(name: string, port: number, pets: number, extra: string[] = []): Target {
+  return server(name, port, async () => {
+    const proc = startMock(port, ['--pets', String(pets), ...extra], CHECKOUT)
+    await waitFor(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: auth })
+    return proc.stop
+  })
+}
+
+function script(name: string, port: number, file: string, args: string[] = []): Target {
+  return server(name, port, async () => {
+    const proc = startPinned(SERVER_CORE, process.execPath, [join(ROOT, 'bench/servers', file), String(port), ...args])
+    await waitFor(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: auth })
+    return proc.stop
+  })
+}
+
+/** Runs `op` at `connections` on every started target, round by round, and keeps the medians. */
+async function alternate(targets: Target[], op: Op, connections: number, results: Results): Promise<void> {
+  const options = { headers: auth, connections, ...('script' in op ? { script: op.script } : {}) }
+  const url = (target: Target) => `${target.base}${target.withoutBasePath ? op.path.replace(/^\/v1/, '') : op.path}`
+  for (const target of targets) await wrk(url(target), 1, options)
+  const samples = targets.map(() => [] as Figures[])
+  for (let round = 0; round < ROUNDS; round++) {
+    for (const [i, target] of targets.entries()) {
+      const r = await wrk(url(target), SECONDS, options)
+      if (r.errors > 0) throw new Error(`[bench] ${target.name} ${op.name}: ${r.errors} errors`)
+      samples[i]?.push({ rps: r.rps, p50: r.p50, p90: r.p90, p99: r.p99, p999: r.p999 })
+    }
+  }
+  for (const [i, target] of targets.entries()) {
+    const rows = samples[i] as Figures[]
+    const figures = Object.fromEntries(
+      (['rps', 'p50', 'p90', 'p99', 'p999'] as const).map((key) => [key, median(rows.map((row) => row[key]))]),
+    ) as unknown as Figures
+    const byOp = results.get(target.name) ?? new Map<string, Figures>()
+    byOp.set(at(op, connections), figures)
+    results.set(target.name, byOp)
+  }
+}
+
+/** Starts the targets, measures `which` operations at both connection counts, and stops them. */
+async function session(targets: Target[], which: readonly Op[], results: Results): Promise<void> {
+  process.stdout.write(`  ${targets.map((t) => t.name).join(' | ')}…\n`)
+  const stops: (() => Promise<void>)[] = []
+  try {
+    for (const target of targets) stops.push(await target.start())
+    for (const op of which) for (const connections of CONNECTIONS) await alternate(targets, op, connections, results)
+  } finally {
+    await Promise.all(stops.map((stop) => stop()))
+  }
+}
+
+const ms = (value: number | undefined): string => (value === undefined || !Number.isFinite(value) ? 'n/a' : value.toFixed(2))
+
+function latencyTable(title: string, names: string[], results: Results, connections: number): string {
+  const rows: (string | number)[][] = [['operation', 'server', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99.9 ms']]
+  for (const op of ops) {
+    for (const name of names) {
+      const f = results.get(name)?.get(at(op, connections))
+      if (f) rows.push([op.name, name, f.rps, ms(f.p50), ms(f.p90), ms(f.p99), ms(f.p999)])
+    }
+  }
+  return table(title, rows)
+}
+
+export async function benchTail(): Promise<{ lines: string[]; ok: boolean }> {
+  console.log(
+    `\n# Tail latency of ${CHECKOUT} (wrk -t1, c=${CONNECTIONS.join(' and c=')}, ${SECONDS} s x ${ROUNDS} rounds alternating, medians)`,
+  )
+  const lines: string[] = []
+  const targets: [string, boolean][] = []
+  const check = (label: string, ratio: number, ok: boolean, rows: (string | number)[][], wanted: string) => {
+    rows.push([label, ratio, wanted, verdict(ok)])
+    targets.push([label, ok])
+  }
+  const rows: (string | number)[][] = [['target', 'ratio', 'wanted', 'verdict']]
+  let reference: Target | undefined
+  const bySize = new Map<number, Results>()
+  for (const pets of SIZES) {
+    const results: Results = new Map()
+    bySize.set(pets, results)
+    const ours = mock('petstore-mock', 4310, pets)
+    const bare = script('bare, same work', 4311, 'bare.mjs', [String(pets)])
+    const group = [ours, bare]
+    if (pets === SIZES[0]) group.push(script('bare, fixed body', 4312, 'fixed.mjs'))
+    await session(group, ops, results)
+    if (pets === SIZES[0]) {
+      // Create with --state-file against create without it, alternating (fresh servers: both start at 10,000 pets).
+      const dir = tempDir('petstore-tail-state-')
+      const plain = mock('petstore-mock', 4313, pets)
+      const saved = mock('petstore-mock --state-file', 4314, pets, ['--state-file', join(dir, 'state.json')])
+      const stateResults: Results = new Map()
+      await session([plain, saved], [ops[2]], stateResults)
+      for (const [name, byOp] of stateResults) if (name !== 'petstore-mock') results.set(name, byOp)
+      for (const c of CONNECTIONS) {
+        const withFile = stateResults.get('petstore-mock --state-file')?.get(at(ops[2], c))?.rps ?? Number.NaN
+        const without = stateResults.get('petstore-mock')?.get(at(ops[2], c))?.rps ?? Number.NaN
+        check(`create c=${c}: --state-file / without`, withFile / without, withFile / without >= 0.8, rows, '>= 0.8')
+      }
+      reference = ours
+    }
+  }
+  // Peers serve stubs: their figures do not depend on the number of pets.
+  const peers: Results = new Map()
+  if (reference) {
+    const stop = await mock('petstore-mock', 4315, SIZES[0]).start()
+    const wm = await wiremock(4316, 'http://127.0.0.1:4315')
+    await stop()
+    await session([wm], ops, peers)
+    await session([prism(4317)], ops, peers)
+  }
+  for (const pets of SIZES) {
+    const results = bySize.get(pets) as Results
+    for (const [name, byOp] of peers) results.set(name, byOp)
+    for (const c of CONNECTIONS) {
+      const names = [...results.keys()]
+      lines.push(latencyTable(`${pets.toLocaleString('en-US')} pets, c=${c}`, names, results, c))
+      for (const op of ops) {
+        const o = results.get('petstore-mock')?.get(at(op, c))
+        const b = results.get('bare, same work')?.get(at(op, c))
+        if (o && b) check(`${op.name} c=${c} ${pets / 1000}k: p99 / same-work bare`, o.p99 / b.p99, o.p99 <= 2 * b.p99, rows, '<= 2')
+      }
+      const o = results.get('petstore-mock')
+      const list = o?.get(at(ops[0], c))?.rps ?? Number.NaN
+      const fixed = results.get('bare, fixed body')?.get(at(ops[0], c))?.rps
+      if (fixed !== undefined) check(`list c=${c}: req/s / fixed-body bare`, list / fixed, list / fixed >= 0.8, rows, '>= 0.8')
+      const create = o?.get(at(ops[2], c))?.rps ?? Number.NaN
+      const wm = results.get('WireMock 3.13 (warmed)')?.get(at(ops[2], c))?.rps
+      if (wm !== undefined && pets === SIZES[0])
+        check(`create c=${c}: req/s / warmed WireMock`, create / wm, create / wm >= 1.5, rows, '>= 1.5')
+    }
+  }
+  lines.push(table('Targets (issue #18)', rows))
+  return { lines, ok: targets.every(([, ok]) => ok) }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchTail()

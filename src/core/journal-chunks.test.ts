@@ -1,0 +1,107 @@
+import { describe, expect, it } from 'vitest'
+import { createJournal } from './journal.js'
+import { createJournalBudget } from './journal-budget.js'
+import { ChunkLog, setDelivered, unpack } from './journal-chunks.js'
+import type { Raw } from './journal-entry.js'
+
+const raw = (seq: number, overrides: Partial<Raw> = {}): Raw => ({
+  seq,
+  at: 1_780_315_200_123,
+  method: 'POST',
+  path: '/v1/pets',
+  query: 'limit=2&status=sold',
+  body: '{"name":"Rex 🐕 犬","categoryId":9223372036854775807}',
+  bodySize: undefined,
+  status: 201,
+  headers: { 'content-type': 'application/json', 'x-ratelimit-remaining': '59', location: '/v1/pets/51' },
+  requestHeaders: { authorization: 'Bearer test-free', 'x-dup': ['a', 'b, c'], 'content-type': 'application/json', empty: '' },
+  responseBody: '{"id":51,"name":"Rex 🐕 犬","categoryId":9223372036854775807}',
+  responseTruncated: false,
+  durationMs: 0.125,
+  meta: { plan: 'free', keyHint: '…free', operation: 'createPet' },
+  code: undefined,
+  scenario: 'default',
+  fault: undefined,
+  arrival: seq,
+  delivered: undefined,
+  ...overrides,
+})
+
+const owner = { dropOldest: () => 0 }
+
+describe('journal entries packed into chunks', () => {
+  it('gives back every field as it was recorded: non-ASCII text, repeated headers, absent values', () => {
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const cases = [
+      raw(1),
+      raw(2, { body: undefined, meta: undefined, scenario: undefined, requestHeaders: {}, headers: {}, responseBody: '' }),
+      raw(3, { status: 429, code: 'rate_limited', fault: 'status-503', bodySize: 1_048_576, responseTruncated: true, delivered: 7 }),
+      raw(4, { meta: { operation: 'listPets' }, query: '', path: '/v1/pets/%F0%9F%90%95', method: 'GET', body: '' }),
+    ]
+    const stored = cases.map((entry) => log.append(entry))
+    for (const [i, entry] of cases.entries()) {
+      const where = stored[i]
+      if (!where) throw new Error('not stored')
+      expect(unpack(where)).toEqual(entry)
+    }
+  })
+
+  it('writes the delivery of an entry into its record afterwards', () => {
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const where = log.append(raw(1))
+    if (!where) throw new Error('not stored')
+    expect(unpack(where).delivered).toBeUndefined()
+    setDelivered(where, 12)
+    expect(unpack(where).delivered).toBe(12)
+  })
+
+  it('counts the bytes of its chunks in the budget, and gives them back on clear', () => {
+    const budget = createJournalBudget(10 * 1024 * 1024)
+    const log = new ChunkLog(budget, owner)
+    for (let seq = 1; seq <= 200; seq++) log.append(raw(seq))
+    expect(budget.bytes).toBe(log.bytes)
+    // Chunks grow from 4 KiB to 64 KiB: 200 entries of about 500 bytes take a few of them, not 200 allocations.
+    expect(log.bytes).toBeGreaterThan(200 * 400)
+    expect(log.bytes).toBeLessThan(4 * 64 * 1024)
+    log.clear()
+    expect(budget.bytes).toBe(0)
+  })
+})
+
+describe('a journal over chunks', () => {
+  const record = (journal: ReturnType<typeof createJournal>, path: string) =>
+    journal.record(
+      { method: 'GET', path, query: '', headers: { authorization: 'Bearer test-pro' }, body: undefined },
+      { status: 200, headers: {}, body: 'x'.repeat(2000) },
+      { arrival: 1 },
+    )
+
+  it('holds a bounded number of bytes however many entries pass through it', () => {
+    const budget = createJournalBudget()
+    const journal = createJournal({ limit: 100, now: () => 0, budget })
+    const seen: number[] = []
+    for (let i = 0; i < 20_000; i++) {
+      record(journal, `/v1/pets/${i}`)
+      if (i % 1000 === 999) seen.push(budget.bytes)
+    }
+    expect(journal.all()).toHaveLength(100)
+    expect(journal.all().at(-1)?.path).toBe('/v1/pets/19999')
+    // 100 entries of 2 KB: a few 64 KiB chunks, the same number from the first thousand on.
+    expect(Math.max(...seen)).toBeLessThanOrEqual(6 * 64 * 1024)
+    expect(new Set(seen.slice(2)).size).toBe(1)
+  })
+
+  it('drops whole chunks of the oldest entries, of any journal, when the budget needs room', () => {
+    const budget = createJournalBudget(256 * 1024)
+    const a = createJournal({ limit: 1000, now: () => 0, budget })
+    const b = createJournal({ limit: 1000, now: () => 0, budget })
+    for (let i = 0; i < 300; i++) record(i % 2 ? b : a, `/p/${i}`)
+    expect(budget.bytes).toBeLessThanOrEqual(256 * 1024)
+    expect(budget.dropped).toBeGreaterThan(0)
+    expect(a.all().length + b.all().length + budget.dropped).toBe(300)
+    // The newest entries of both are kept; what is gone is the oldest.
+    expect(b.all().at(-1)?.path).toBe('/p/299')
+    expect(a.all().at(-1)?.path).toBe('/p/298')
+    expect(a.all()[0]?.path).not.toBe('/p/0')
+  })
+})
