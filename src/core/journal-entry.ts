@@ -3,7 +3,6 @@
  * journal kept of it (`Raw`), and the filters of `find`.
  */
 
-import type { Stored } from './journal-chunks.js'
 import { parseJsonReadable, utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse, Plan } from './types.js'
 
@@ -143,8 +142,6 @@ export interface Raw {
   arrival: number
   delivered: number | undefined
   entry?: JournalEntry | undefined
-  /** Where the journal packed it, while it is being answered (see `journal-chunks.ts`). */
-  stored?: Stored | undefined
 }
 
 /** The summary of a recorded exchange: no body parsed, no header copied (the event stream sends one per request). */

@@ -4,7 +4,7 @@
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
 import { createJournalBudget, type JournalBudget } from './journal-budget.js'
-import { ChunkLog, type Stored, setDelivered, unpack } from './journal-chunks.js'
+import { type Stored, setDelivered, unpack } from './journal-chunks.js'
 import {
   errorCode,
   type JournalEntry,
@@ -15,6 +15,7 @@ import {
   toEntry,
   toSummary,
 } from './journal-entry.js'
+import { PackedEntries } from './journal-packed.js'
 import { utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
@@ -173,16 +174,6 @@ function tell<T>(value: T, group: Set<(value: T) => void>): void {
   for (const call of [...group]) call(value)
 }
 
-/** The entry numbered `wanted`, searched from the newest (a limit of 0 or a clear leaves gaps in the numbers). */
-function findBySeq(kept: readonly Stored[], head: number, wanted: number): JournalEntry | undefined {
-  for (let i = kept.length - 1; i >= head; i--) {
-    const stored = kept[i] as Stored
-    if (stored.seq === wanted) return toEntry(unpack(stored))
-    if (stored.seq < wanted) return undefined
-  }
-  return undefined
-}
-
 /**
  * Creates a bounded journal. Entries are built lazily from the raw exchange, so recording costs
  * little on the hot path.
@@ -202,54 +193,15 @@ export function createJournal({
 }): JournalRecorder {
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
-  // Answers not yet handed to the client: a Map (a WeakMap is slower to write), capped for hosts that never report delivery.
-  const undelivered = new Map<ApiResponse, Raw>()
+  // Answers not yet handed to the client: a Map (a WeakMap is slower to write), capped for hosts that never report
+  // delivery. With each, where it was packed (`undefined`: not kept).
+  const undelivered = new Map<ApiResponse, { raw: Raw; stored: Stored | undefined }>()
   const undeliveredCap = Math.max(limit, 1_000)
-  /** The entries' places, oldest first from `head`; the entries themselves are packed in `log`'s chunks. */
-  let kept: Stored[] = []
-  let head = 0
+  const entries = new PackedEntries(limit, budget)
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
   const listeners = new Set<Listener>()
-
-  const compact = (): void => {
-    if (head > 64 && head * 2 > kept.length) {
-      kept = kept.slice(head)
-      head = 0
-    }
-  }
-  /** The oldest entry leaves (the entry limit). */
-  const dropFirst = (): void => {
-    const stored = kept[head] as Stored
-    kept[head] = undefined as unknown as Stored
-    head += 1
-    log.leave(stored.chunk)
-    compact()
-  }
-  /** The budget needs room: the oldest chunk goes, with its entries. */
-  const dropOldest = (): number => {
-    const chunk = log.dropOldest()
-    let dropped = 0
-    while (chunk !== undefined && head < kept.length && (kept[head] as Stored).chunk === chunk) {
-      kept[head] = undefined as unknown as Stored
-      head += 1
-      dropped += 1
-    }
-    compact()
-    return dropped
-  }
-  const log = new ChunkLog(budget, { dropOldest })
-  const live = (): Stored[] => kept.slice(head)
-  const all = (): JournalEntry[] => live().map((stored) => toEntry(unpack(stored)))
-
-  const keep = (raw: Raw): Stored | undefined => {
-    // Packing may need a new chunk, and the budget may then drop this journal's oldest entries.
-    const stored = log.append(raw)
-    if (stored === undefined) return undefined
-    kept.push(stored)
-    if (kept.length - head > limit) dropFirst()
-    return stored
-  }
+  const all = (): JournalEntry[] => entries.live().map((stored) => toEntry(unpack(stored)))
 
   return {
     limit,
@@ -257,34 +209,33 @@ export function createJournal({
       seq += 1
       if (limit === 0 && waiters.size === 0 && listeners.size === 0) return
       const raw = rawOf(seq, now(), request, response, extra)
-      undelivered.set(response, raw)
+      undelivered.set(response, { raw, stored: limit > 0 ? entries.keep(raw) : undefined })
       if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
-      if (limit > 0) raw.stored = keep(raw)
       if (waiters.size > 0) tell(toEntry(raw), waiters)
       if (listeners.size > 0) tellListeners(raw, listeners)
     },
     delivered(response, nextArrival) {
-      const raw = undelivered.get(response)
-      if (!raw) return
+      const pending = undelivered.get(response)
+      if (!pending) return
       undelivered.delete(response)
       // The packed entry, and the one listeners may still summarize.
-      if (raw.stored) setDelivered(raw.stored, nextArrival)
+      const { raw, stored } = pending
+      if (stored) setDelivered(stored, nextArrival)
       raw.delivered = nextArrival
       raw.entry = undefined
     },
     all,
     find: (filter = {}) => all().filter((entry) => matchesFilter(entry, filter)),
-    page: (filter, options) => selectPage(live(), filter, options),
-    get: (wanted) => findBySeq(kept, head, wanted),
+    page: (filter, options) => selectPage(entries.live(), filter, options),
+    get: (wanted) => {
+      const stored = entries.find(wanted)
+      return stored === undefined ? undefined : toEntry(unpack(stored))
+    },
     listen(listener) {
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    clear() {
-      log.clear()
-      kept = []
-      head = 0
-    },
+    clear: () => entries.clear(),
     waitFor: (predicate, options = {}) => waitForEntry(all, waiters, predicate, options.timeout ?? 5_000, () => seq),
   }
 }
