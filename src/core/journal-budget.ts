@@ -4,7 +4,7 @@
  * given back first, and the entries dropped with them counted.
  */
 
-/** A journal that can give up its oldest entry. */
+/** A journal that can give up its oldest chunk of entries. */
 export interface BudgetOwner {
   /**
    * Gives back the journal's oldest hold (the one the budget names as the oldest it holds for this journal): a chunk
@@ -28,11 +28,12 @@ export interface JournalBudget {
   /** Entries dropped so far to stay under the cap (or not kept: larger than the whole cap). */
   readonly dropped: number
   /**
-   * Holds `bytes` for a new entry of `owner`, dropping the oldest entries (of any owner, this one's older ones too)
-   * while over the cap. An entry larger than the cap is refused: the hold comes back released, and is counted.
+   * Holds `bytes` for a new chunk of `owner`, dropping the oldest chunks (of any owner, this one's older ones too)
+   * while over the cap. A chunk larger than the cap (one entry larger than the cap) is refused: the hold comes back
+   * released, and the entry is counted as dropped.
    */
   hold(owner: BudgetOwner, bytes: number): Hold
-  /** Gives the bytes of an entry back (it left its journal). */
+  /** Gives the bytes of a chunk back (its entries left their journal). */
   release(hold: Hold): void
 }
 
@@ -80,7 +81,7 @@ export function createJournalBudget(maxBytes: number = DEFAULT_JOURNAL_MAX_BYTES
       return dropped
     },
     hold(owner, size) {
-      // An entry larger than the whole cap is never kept: dropping the others would not make room for it.
+      // A chunk larger than the whole cap (its one entry is) is never held: dropping the others would not make room.
       if (size > maxBytes) {
         dropped += 1
         return { owner, bytes: size, released: true }

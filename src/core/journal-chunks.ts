@@ -251,11 +251,6 @@ export function unpack(stored: Stored): Raw {
     const before = requestHeaders[name]
     requestHeaders[name] = before === undefined ? value : [...(typeof before === 'string' ? [before] : before), value]
   }
-  const meta = {
-    ...(plan === undefined ? {} : { plan: plan as Plan }),
-    ...(keyHint === undefined ? {} : { keyHint }),
-    ...(operation === undefined ? {} : { operation }),
-  }
   return {
     seq: view.getFloat64(offset, true),
     at: view.getFloat64(offset + 8, true),
@@ -270,7 +265,14 @@ export function unpack(stored: Stored): Raw {
     responseBody: responseBody as string,
     responseTruncated: (view.getUint16(offset + 50, true) & RESPONSE_TRUNCATED) !== 0,
     durationMs: view.getFloat64(offset + 32, true),
-    meta: plan === undefined && keyHint === undefined && operation === undefined ? undefined : meta,
+    meta:
+      plan === undefined && keyHint === undefined && operation === undefined
+        ? undefined
+        : {
+            ...(plan === undefined ? {} : { plan: plan as Plan }),
+            ...(keyHint === undefined ? {} : { keyHint }),
+            ...(operation === undefined ? {} : { operation }),
+          },
     code,
     scenario,
     fault,

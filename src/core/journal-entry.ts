@@ -2,7 +2,6 @@
  * A journal entry: what one answered request looks like when read, built lazily from what the
  * journal kept of it (`Raw`), and the filters of `find`.
  */
-
 import { parseJsonReadable, utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse, Plan } from './types.js'
 

@@ -70,6 +70,9 @@ export interface JournalRecorder extends Journal {
   delivered(response: ApiResponse, nextArrival: number): void
 }
 
+/** The entry of a packed record. */
+const entryOf = (stored: Stored): JournalEntry => toEntry(unpack(stored))
+
 /** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
 function waitForEntry(
   recorded: () => JournalEntry[],
@@ -104,7 +107,7 @@ function selectPage(
   if (after !== undefined) {
     for (const stored of all) {
       if (stored.seq <= after) continue
-      const entry = toEntry(unpack(stored))
+      const entry = entryOf(stored)
       if (!matchesFilter(entry, filter)) continue
       if (entries.length === limit) return { entries, more: true }
       entries.push(entry)
@@ -114,7 +117,7 @@ function selectPage(
   for (let i = all.length - 1; i >= 0; i--) {
     const stored = all[i] as Stored
     if (before !== undefined && stored.seq >= before) continue
-    const entry = toEntry(unpack(stored))
+    const entry = entryOf(stored)
     if (!matchesFilter(entry, filter)) continue
     if (entries.length === limit) return { entries: entries.reverse(), more: true }
     entries.push(entry)
@@ -201,7 +204,7 @@ export function createJournal({
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
   const listeners = new Set<Listener>()
-  const all = (): JournalEntry[] => entries.live().map((stored) => toEntry(unpack(stored)))
+  const all = (): JournalEntry[] => entries.live().map(entryOf)
 
   return {
     limit,
@@ -229,7 +232,7 @@ export function createJournal({
     page: (filter, options) => selectPage(entries.live(), filter, options),
     get: (wanted) => {
       const stored = entries.find(wanted)
-      return stored === undefined ? undefined : toEntry(unpack(stored))
+      return stored === undefined ? undefined : entryOf(stored)
     },
     listen(listener) {
       listeners.add(listener)
