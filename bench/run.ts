@@ -8,6 +8,7 @@ import { benchAbuse } from './abuse.js'
 import { benchBuilds } from './builds.js'
 import { benchEvents } from './events.js'
 import { benchFlatCost } from './flat-cost.js'
+import { benchGc } from './gc.js'
 import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
 import { quick } from './lib.js'
@@ -34,6 +35,7 @@ const suites = {
   events: benchEvents,
   redis: benchRedis,
   tail: benchTail,
+  gc: benchGc,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {
