@@ -11,9 +11,9 @@
 import type { PetStatus } from '../schemas.js'
 import { authenticate, redactKey } from './auth.js'
 import { type ErrorCode, json, problem } from './errors.js'
-import { utf8Length } from './json.js'
+import { serializePage, utf8Length } from './json.js'
 import { matchRoute, type OperationId } from './routes.js'
-import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetRepository } from './types.js'
+import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetPage, PetRepository } from './types.js'
 import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
 
 /** What the quota (rate limiter) decides for one request. */
@@ -80,11 +80,9 @@ const withHeaders = (response: ApiResponse, headers: Record<string, string>): Ap
   headers: { ...headers, ...response.headers },
 })
 
-/** A page of pets as the response body. */
-function listed(entries: readonly PetEntry[]): ApiResponse {
-  let body = '['
-  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as PetEntry).json
-  return json(200, `${body}]`)
+/** A page of pets as the response body: the one the store keeps ready, else written now. */
+function listed(page: PetPage): ApiResponse {
+  return json(200, page.json ?? serializePage(page))
 }
 
 /** `GET /pets` (listPets). */

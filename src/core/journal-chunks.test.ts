@@ -51,7 +51,7 @@ describe('journal entries packed into chunks', () => {
     const where = log.append(raw(1))
     if (!where) throw new Error('not stored')
     expect(unpack(where).delivered).toBeUndefined()
-    setDelivered(where, 12)
+    setDelivered(where.chunk, where.offset, 12)
     expect(unpack(where).delivered).toBe(12)
   })
 

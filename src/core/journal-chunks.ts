@@ -115,8 +115,8 @@ export class ChunkLog {
   /** Packs `raw` into the newest chunk (or a new one); `undefined` when it is larger than the whole budget. */
   append(raw: Raw): Stored | undefined {
     const { strings, responsePairs, requestPairs } = stringsOf(raw)
-    let text = ''
-    for (const value of strings) if (value !== undefined) text += value
+    // One flat string (join writes absent values as ''), not a rope of thirty pieces for encodeInto to flatten.
+    const text = strings.join('')
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
     const room = FIXED + 4 * strings.length + 3 * text.length
     const chunk = this.#room(room)
@@ -212,8 +212,8 @@ export class ChunkLog {
 }
 
 /** Records the arrival number that came next after the answer went out (see `JournalEntry.delivered`). */
-export function setDelivered(stored: Stored, nextArrival: number): void {
-  stored.chunk.view.setFloat64(stored.offset + DELIVERED_AT, nextArrival, true)
+export function setDelivered(chunk: Chunk, offset: number, nextArrival: number): void {
+  chunk.view.setFloat64(offset + DELIVERED_AT, nextArrival, true)
 }
 
 /** The `Raw` a record was packed from (headers as plain objects; request headers that came twice as arrays). */

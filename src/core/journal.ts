@@ -4,7 +4,7 @@
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
 import { createJournalBudget, type JournalBudget } from './journal-budget.js'
-import { type Stored, setDelivered, unpack } from './journal-chunks.js'
+import { type Stored, unpack } from './journal-chunks.js'
 import {
   errorCode,
   type JournalEntry,
@@ -196,15 +196,28 @@ export function createJournal({
 }): JournalRecorder {
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
-  // Answers not yet handed to the client: a Map (a WeakMap is slower to write), capped for hosts that never report
-  // delivery. With each, where it was packed (`undefined`: not kept).
-  const undelivered = new Map<ApiResponse, { raw: Raw; stored: Stored | undefined }>()
+  // Answers not yet handed to the client. Most are delivered before the next is recorded, so the newest waits in
+  // `last` and only one recorded before it was delivered goes into the Map (a Map entry per request was the
+  // journal's largest garbage). The Map is capped for hosts that never report delivery.
+  let lastResponse: ApiResponse | undefined
+  let lastRaw: Raw | undefined
+  const undelivered = new Map<ApiResponse, Raw>()
   const undeliveredCap = Math.max(limit, 1_000)
   const entries = new PackedEntries(limit, budget)
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
   const listeners = new Set<Listener>()
   const all = (): JournalEntry[] => entries.live().map(entryOf)
+  const pending = (response: ApiResponse): Raw | undefined => {
+    if (response === lastResponse) {
+      const raw = lastRaw
+      lastResponse = lastRaw = undefined
+      return raw
+    }
+    const raw = undelivered.get(response)
+    if (raw) undelivered.delete(response)
+    return raw
+  }
 
   return {
     limit,
@@ -212,18 +225,21 @@ export function createJournal({
       seq += 1
       if (limit === 0 && waiters.size === 0 && listeners.size === 0) return
       const raw = rawOf(seq, now(), request, response, extra)
-      undelivered.set(response, { raw, stored: limit > 0 ? entries.keep(raw) : undefined })
-      if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
+      if (limit > 0) entries.keep(raw)
+      if (lastResponse !== undefined && lastRaw !== undefined) {
+        undelivered.set(lastResponse, lastRaw)
+        if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
+      }
+      lastResponse = response
+      lastRaw = raw
       if (waiters.size > 0) tell(toEntry(raw), waiters)
       if (listeners.size > 0) tellListeners(raw, listeners)
     },
     delivered(response, nextArrival) {
-      const pending = undelivered.get(response)
-      if (!pending) return
-      undelivered.delete(response)
-      // The packed entry, and the one listeners may still summarize.
-      const { raw, stored } = pending
-      if (stored) setDelivered(stored, nextArrival)
+      const raw = pending(response)
+      if (!raw) return
+      // The packed entry (if still kept), and the one listeners may still summarize.
+      entries.delivered(raw.seq, nextArrival)
       raw.delivered = nextArrival
       raw.entry = undefined
     },

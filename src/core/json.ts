@@ -5,6 +5,7 @@
  */
 import { parse } from 'lossless-json'
 import type { PetRecord } from '../schemas.js'
+import type { PetEntry } from './types.js'
 
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; message: string }
 
@@ -77,6 +78,13 @@ export function parseJson(text: string): JsonParseResult {
 export function serializePet(pet: PetRecord): string {
   const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`
   return `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`
+}
+
+/** A page of pets as JSON text: the entries' texts in an array. */
+export function serializePage(entries: readonly PetEntry[]): string {
+  let body = '['
+  for (let i = 0; i < entries.length; i++) body += (i === 0 ? '' : ',') + (entries[i] as PetEntry).json
+  return `${body}]`
 }
 
 /** The UTF-8 length of a string in bytes, without encoding it. */

@@ -65,12 +65,15 @@ export interface PetEntry {
   readonly json: string
 }
 
+/** A page of pets as `list` returns it; `json` is its response body when the storage keeps pages ready (issue #18). */
+export type PetPage = readonly PetEntry[] & { readonly json?: string }
+
 /** The pets as the core sees them. The store implements it with indexes (no full scans). */
 export interface PetRepository {
   /** A pet, now, or later from a shared store (`--redis`); the in-memory store answers at once. */
   get(id: bigint): PetEntry | undefined | Promise<PetEntry | undefined>
   /** Up to `limit` pets in ascending id order, optionally only those with `status`. */
-  list(status: PetStatus | undefined, limit: number): readonly PetEntry[] | Promise<readonly PetEntry[]>
+  list(status: PetStatus | undefined, limit: number): PetPage | Promise<PetPage>
   /**
    * Stores a new pet under the next id; the returned entry is visible to `get`/`list` at once.
    * `written` settles when a slower copy (the @msw/data collection) has it too. `undefined` when no
@@ -82,7 +85,7 @@ export interface PetRepository {
 /** The pets of one process's memory: every answer at once (the core stays synchronous over them). */
 export interface LocalPetRepository extends PetRepository {
   get(id: bigint): PetEntry | undefined
-  list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
+  list(status: PetStatus | undefined, limit: number): PetPage
   add(pet: NewPetRecord): Added | undefined
 }
 

@@ -1,18 +1,22 @@
 /**
  * Indexes over the pets: by id (a Map) and, per status, arrays sorted by id, so `get` is O(1) and
- * `list` stops at `limit` whatever the number of pets (no full scans; issue #8).
+ * `list` stops at `limit` whatever the number of pets (no full scans; issue #8). Pages are kept with
+ * their JSON body until the next write (issue #18): a client polling the same list gets the same
+ * string, with nothing joined, flattened or collected per request.
  */
-import { serializePet } from '../core/json.js'
-import type { PetEntry } from '../core/types.js'
+import { serializePage, serializePet } from '../core/json.js'
+import type { PetEntry, PetPage } from '../core/types.js'
 import type { PetRecord, PetStatus } from '../schemas.js'
 
 const NO_STATUS = 'none'
+/** The kept pages' bodies hold at most this many characters per index (then the pages are dropped, and kept anew). */
+const PAGE_CACHE_CHARS = 64 * 1024
 type StatusKey = PetStatus | typeof NO_STATUS
 
 export interface PetIndex {
   readonly size: number
   get(id: bigint): PetEntry | undefined
-  list(status: PetStatus | undefined, limit: number): readonly PetEntry[]
+  list(status: PetStatus | undefined, limit: number): PetPage
   /** Adds or replaces the pet with this id. */
   put(pet: PetRecord): PetEntry
   remove(id: bigint): void
@@ -56,6 +60,13 @@ export function createPetIndex(): PetIndex {
   const byId = new Map<bigint, PetEntry>()
   const sorted: PetEntry[] = []
   const byStatus = new Map<StatusKey, PetEntry[]>()
+  const pages = new Map<string, PetPage>()
+  let pageChars = 0
+  const forgetPages = (): void => {
+    if (pages.size === 0) return
+    pages.clear()
+    pageChars = 0
+  }
   const statusList = (status: StatusKey): PetEntry[] => {
     let list = byStatus.get(status)
     if (!list) {
@@ -69,6 +80,7 @@ export function createPetIndex(): PetIndex {
     const existing = byId.get(id)
     if (!existing) return
     byId.delete(id)
+    forgetPages()
     removeSorted(sorted, id)
     removeSorted(statusList(existing.pet.status ?? NO_STATUS), id)
   }
@@ -79,11 +91,21 @@ export function createPetIndex(): PetIndex {
     },
     get: (id) => byId.get(id),
     list(status, limit) {
-      const source = status === undefined ? sorted : (byStatus.get(status) ?? [])
-      return source.slice(0, limit)
+      const key = `${status ?? ''}:${limit}`
+      const kept = pages.get(key)
+      if (kept) return kept
+      const entries = (status === undefined ? sorted : (byStatus.get(status) ?? [])).slice(0, limit)
+      const json = serializePage(entries)
+      if (pageChars + json.length > PAGE_CACHE_CHARS) forgetPages()
+      // Not enumerable: the page still compares and prints as the plain array of entries it is.
+      const page: PetPage = Object.defineProperty(entries, 'json', { value: json, enumerable: false })
+      pages.set(key, page)
+      pageChars += json.length
+      return page
     },
     put(pet) {
       remove(pet.id)
+      forgetPages()
       const entry: PetEntry = { pet, json: serializePet(pet) }
       byId.set(pet.id, entry)
       insertSorted(sorted, entry)
@@ -92,6 +114,7 @@ export function createPetIndex(): PetIndex {
     },
     remove,
     clear() {
+      forgetPages()
       byId.clear()
       sorted.length = 0
       byStatus.clear()

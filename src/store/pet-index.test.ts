@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest'
+import type { PetRecord } from '../schemas.js'
+import { createPetIndex } from './pet-index.js'
+
+const pet = (id: number, status?: PetRecord['status'], name = `Pet ${id}`): PetRecord =>
+  status === undefined ? { id: BigInt(id), name, categoryId: 1n } : { id: BigInt(id), name, categoryId: 1n, status }
+
+describe('pages of the pet index', () => {
+  it('answers a page with its JSON body, the pets in id order', () => {
+    const index = createPetIndex()
+    for (const id of [3, 1, 2]) index.put(pet(id, 'available'))
+    const page = index.list(undefined, 2)
+    expect(page.map((entry) => entry.pet.id)).toEqual([1n, 2n])
+    expect(JSON.parse(page.json ?? '')).toEqual([
+      { id: 1, name: 'Pet 1', categoryId: 1, status: 'available' },
+      { id: 2, name: 'Pet 2', categoryId: 1, status: 'available' },
+    ])
+  })
+
+  it('keeps a page until the next write, then answers what was written', () => {
+    const index = createPetIndex()
+    index.put(pet(1, 'available'))
+    const before = index.list('available', 20)
+    expect(index.list('available', 20)).toBe(before)
+    index.put(pet(2, 'available'))
+    expect(index.list('available', 20).map((entry) => entry.pet.id)).toEqual([1n, 2n])
+    index.put(pet(1, 'sold'))
+    expect(index.list('available', 20).json).toBe('[{"id":2,"name":"Pet 2","categoryId":1,"status":"available"}]')
+    expect(index.list('sold', 20).map((entry) => entry.pet.id)).toEqual([1n])
+    index.remove(2n)
+    expect(index.list(undefined, 20).map((entry) => entry.pet.id)).toEqual([1n])
+    index.clear()
+    expect(index.list(undefined, 20).json).toBe('[]')
+  })
+
+  it('keeps pages of a bounded size in all: many different pages push the first one out', () => {
+    const index = createPetIndex()
+    for (let id = 1; id <= 100; id++) index.put(pet(id, 'pending', `${'n'.repeat(200)} ${id}`))
+    const first = index.list(undefined, 1)
+    expect(index.list(undefined, 1)).toBe(first)
+    // 100 pages of up to 100 pets of over 200 characters: far more than the pages may hold together.
+    for (let limit = 2; limit <= 100; limit++) index.list('pending', limit)
+    const again = index.list(undefined, 1)
+    expect(again).not.toBe(first)
+    expect(again.json).toBe(first.json)
+  })
+})
