@@ -2,8 +2,24 @@
  * The change log beside a state file (`FILE.log`): one JSON line per acknowledged change, written
  * to the OS before the answer is sent (with `--fsync`, to the disk), so an answered create survives
  * `kill -9` (issue #13). Lines carry a sequence number; the snapshot says up to which line it holds.
+ *
+ * When a snapshot starts, the log moves aside to a segment `FILE.log.<last seq>` (a rename, nothing
+ * copied: issue #18) and new lines go to a fresh `FILE.log`; once the snapshot is written, the
+ * segments it holds are deleted. Start-up replays the segments, oldest first, then `FILE.log`.
  */
-import { closeSync, fstatSync, fsyncSync, openSync, readFileSync, readSync, renameSync, unlinkSync, writeSync } from 'node:fs'
+import {
+  closeSync,
+  fsyncSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  statSync,
+  truncateSync,
+  unlinkSync,
+  writeSync,
+} from 'node:fs'
+import { basename, dirname, join } from 'node:path'
 import { parseJson } from '../core/json.js'
 
 /** A line of the log, parsed: a pet created in a session, or a session's whole new state. */
@@ -12,7 +28,6 @@ export type LogLine = { seq: number; session: string; create: unknown } | { seq:
 /** Where the log stood when a snapshot was taken: the snapshot holds every line up to `seq`. */
 export interface LogMark {
   readonly seq: number
-  readonly offset: number
 }
 
 export interface StateLog {
@@ -20,28 +35,36 @@ export interface StateLog {
   readonly seq: number
   /** Appends one change; throws when the OS refuses the write. */
   append(session: string, kind: 'create' | 'state', json: string): void
-  /** Where the log stands now. */
+  /** A snapshot starts: the lines so far move to a segment of their own, and new ones go to a fresh log. */
   mark(): LogMark
-  /** Drops the lines up to `mark` (a snapshot holds them now), keeping any written since. */
+  /** Deletes the segments whose lines a snapshot taken at `mark` holds. */
   dropThrough(mark: LogMark): void
-  /** Closes the log; `remove` deletes it too (after a final snapshot). */
+  /** Closes the log; `remove` deletes it and its segments too (after a final snapshot). */
   close(remove: boolean): void
 }
 
-/**
- * Reads a log: its lines in order. A torn last line (a crash in the middle of a write) is ignored;
- * a bad line before the last is an error naming its number.
- */
-export function readStateLog(path: string): LogLine[] {
+/** The segments of the log at `path`, oldest first: their files and the last sequence number each holds. */
+function segmentsOf(path: string): { file: string; seq: number }[] {
+  const prefix = `${basename(path)}.`
+  const segments: { file: string; seq: number }[] = []
+  for (const name of readdirSync(dirname(path))) {
+    if (!name.startsWith(prefix) || !/^\d+$/.test(name.slice(prefix.length))) continue
+    segments.push({ file: join(dirname(path), name), seq: Number(name.slice(prefix.length)) })
+  }
+  return segments.sort((a, b) => a.seq - b.seq)
+}
+
+/** The lines of one file of the log. Only in the live log may the last line be torn (a crash in the middle of a write). */
+function readLines(path: string, live: boolean, lines: LogLine[]): number {
   let text: string
   try {
     text = readFileSync(path, 'utf8')
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return []
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
     throw error
   }
   const rows = text.split('\n')
-  const lines: LogLine[] = []
+  let whole = 0
   for (const [index, row] of rows.entries()) {
     if (row === '') continue
     const parsed = parseJson(row)
@@ -50,61 +73,75 @@ export function readStateLog(path: string): LogLine[] {
       value !== undefined && typeof value.seq === 'bigint' && typeof value.session === 'string' && ('create' in value || 'state' in value)
     if (!ok) {
       // The last row has no newline after it only when a crash cut its write short.
-      if (index === rows.length - 1) break
+      if (live && index === rows.length - 1) break
       throw new Error(`[petstore-mock] ${path}, line ${index + 1}, is not a change of the state log. Delete the log or fix the line.`)
     }
     lines.push({ ...(value as LogLine), seq: Number(value.seq) })
+    whole += Buffer.byteLength(row) + 1
   }
-  return lines
+  return whole
 }
 
 /**
- * Opens the log for appending (made if missing). Throws when the folder is missing or not writable.
+ * Reads a log: the lines of its segments and of the live log, in order, and how many bytes of the live log hold
+ * whole lines. A torn last line of the live log is ignored; any other bad line is an error naming its file and number.
+ */
+export function readStateLog(path: string): { lines: LogLine[]; wholeBytes: number } {
+  const lines: LogLine[] = []
+  for (const segment of segmentsOf(path)) readLines(segment.file, false, lines)
+  const wholeBytes = readLines(path, true, lines)
+  return { lines, wholeBytes }
+}
+
+/**
+ * Opens the log for appending (made if missing), cut back to its whole lines (`wholeBytes`, from `readStateLog`) so
+ * that a line torn by a crash is not glued to the next one. Throws when the folder is missing or not writable.
  *
  * @example
- * const log = openStateLog('/var/petstore/state.json.log', { fsync: false, seq: 0 })
+ * const log = openStateLog('/var/petstore/state.json.log', { fsync: false, seq: 0, wholeBytes: 0 })
  * log.append('default', 'create', '{"id":51,"name":"Rex","categoryId":1}')
  */
-export function openStateLog(path: string, options: { fsync: boolean; seq: number }): StateLog {
+export function openStateLog(path: string, options: { fsync: boolean; seq: number; wholeBytes: number }): StateLog {
+  let size = 0
+  try {
+    size = statSync(path).size
+  } catch {
+    // No log yet: made below.
+  }
+  if (size > options.wholeBytes) truncateSync(path, options.wholeBytes)
   let fd = openSync(path, 'a')
   let seq = options.seq
-  let offset = fstatSync(fd).size
+  let written = Math.min(size, options.wholeBytes)
   return {
     get seq() {
       return seq
     },
     append(session, kind, json) {
       const line = `{"seq":${seq + 1},"session":${JSON.stringify(session)},"${kind}":${json}}\n`
-      const written = writeSync(fd, line)
-      if (written !== Buffer.byteLength(line)) throw new Error(`short write to ${path} (${written} bytes)`)
+      const bytes = writeSync(fd, line)
+      if (bytes !== Buffer.byteLength(line)) throw new Error(`short write to ${path} (${bytes} bytes)`)
       if (options.fsync) fsyncSync(fd)
       seq += 1
-      offset += written
+      written += bytes
     },
-    mark: () => ({ seq, offset }),
-    dropThrough(mark) {
-      // The lines written since the mark move to a new log, which replaces the old one atomically.
-      const tail = Buffer.alloc(offset - mark.offset)
-      if (tail.length > 0) {
-        const reader = openSync(path, 'r')
-        try {
-          readSync(reader, tail, 0, tail.length, mark.offset)
-        } finally {
-          closeSync(reader)
-        }
+    mark() {
+      if (written > 0) {
+        // A rename: the lines stay where they were written, whatever their number (no copy on the event loop).
+        closeSync(fd)
+        renameSync(path, `${path}.${seq}`)
+        fd = openSync(path, 'a')
+        written = 0
       }
-      const temp = `${path}.${process.pid}.tmp`
-      const next = openSync(temp, 'w')
-      if (tail.length > 0) writeSync(next, tail)
-      fsyncSync(next)
-      renameSync(temp, path)
-      closeSync(fd)
-      fd = next
-      offset = tail.length
+      return { seq }
+    },
+    dropThrough(mark) {
+      for (const segment of segmentsOf(path)) if (segment.seq <= mark.seq) unlinkSync(segment.file)
     },
     close(remove) {
       closeSync(fd)
-      if (remove) unlinkSync(path)
+      if (!remove) return
+      unlinkSync(path)
+      for (const segment of segmentsOf(path)) if (segment.seq <= seq) unlinkSync(segment.file)
     },
   }
 }

@@ -43,19 +43,27 @@ const NO_SAVER: StateSaver = {
   failure: undefined,
 }
 
-/** Restores the snapshot into `sessions`, then replays the log lines it does not hold; resolves with the last line's number. */
-async function restore(target: string, sessions: Sessions, stores: ReadonlyMap<string, IndexOnlyData>): Promise<number> {
+/**
+ * Restores the snapshot into `sessions`, then replays the log lines it does not hold; resolves with the last line's
+ * number and how many bytes of the live log hold whole lines.
+ */
+async function restore(
+  target: string,
+  sessions: Sessions,
+  stores: ReadonlyMap<string, IndexOnlyData>,
+): Promise<{ seq: number; wholeBytes: number }> {
   const content = await readStateFile(target)
   for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name)?.restore(snapshot)
   let seq = content?.logSeq ?? 0
-  for (const line of readStateLog(`${target}.log`)) {
+  const { lines, wholeBytes } = readStateLog(`${target}.log`)
+  for (const line of lines) {
     if (line.seq <= seq) continue
     seq = line.seq
     sessions.get(line.session) // made on first use, so its storage is known
     if ('create' in line) stores.get(line.session)?.put(PetRecordSchema.parse(line.create))
     else await sessions.get(line.session)?.restore(line.state)
   }
-  return seq
+  return { seq, wholeBytes }
 }
 
 /** Checks the file and its folder, restores it into the sessions and opens its log: a StateFileError stops the start. */
@@ -77,8 +85,8 @@ async function openState(
     )
   }
   try {
-    const seq = await restore(target, options.sessions(), stores)
-    return { target, log: openStateLog(`${target}.log`, { fsync: options.fsync, seq }) }
+    const { seq, wholeBytes } = await restore(target, options.sessions(), stores)
+    return { target, log: openStateLog(`${target}.log`, { fsync: options.fsync, seq, wholeBytes }) }
   } catch (error) {
     if (error instanceof StateFileError) throw error
     throw new StateFileError(

@@ -260,6 +260,48 @@ describe('state file details', () => {
     expect(((await (await postPet(url, { name: 'After', categoryId: 1 })).json()) as { id: number }).id).toBe(52)
   })
 
+  it('keeps a create answered after starting over a torn line, across the next kill -9', async () => {
+    const first = await startServer({ stateFile: file })
+    await first.server.close()
+    const logSeq = ((await readState()) as StateFile & { logSeq: number }).logSeq
+    const torn = `{"seq":${logSeq + 1},"session":"default","create":{"id":51,"na`
+    await writeFile(`${file}.log`, torn)
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])
+    expect((await postPet(cli.url, { name: 'After the tear', categoryId: 2 })).status).toBe(201)
+    cli.child.kill('SIGKILL')
+    await cli.exited
+    const again = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])
+    expect(await (await fetch(`${again.url}/v1/pets/51`, { headers: auth('test-pro') })).json()).toEqual({
+      id: 51,
+      name: 'After the tear',
+      categoryId: 2,
+    })
+  }, 15_000)
+
+  it('replays the log segments a snapshot left behind, oldest first, then the log', async () => {
+    const first = await startServer({ stateFile: file })
+    await first.server.close()
+    const logSeq = ((await readState()) as StateFile & { logSeq: number }).logSeq
+    const line = (seq: number, name: string, id: number) =>
+      `{"seq":${seq},"session":"default","create":{"id":${id},"name":"${name}","categoryId":1}}\n`
+    // A snapshot that started after line +2 and never finished: its segment stays, and so does the one before.
+    await writeFile(`${file}.log.${logSeq + 1}`, line(logSeq + 1, 'One', 51))
+    await writeFile(`${file}.log.${logSeq + 2}`, line(logSeq + 2, 'Two', 52))
+    await writeFile(`${file}.log`, line(logSeq + 3, 'Three', 53))
+    const second = await startServer({ stateFile: file })
+    const names = await Promise.all(
+      [51, 52, 53].map(
+        async (id) => ((await (await fetch(`${second.url}/v1/pets/${id}`, { headers: auth('test-pro') })).json()) as { name: string }).name,
+      ),
+    )
+    expect(names).toEqual(['One', 'Two', 'Three'])
+    expect(((await (await postPet(second.url, { name: 'Four', categoryId: 1 })).json()) as { id: number }).id).toBe(54)
+    await second.server.close()
+    // The final snapshot holds every line: no segment is left.
+    expect((await readdir(dir)).sort()).toEqual(['state.json'])
+    expect(petNames(await readState())).toEqual(expect.arrayContaining(['One', 'Two', 'Three', 'Four']))
+  })
+
   it('refuses to start from a state with duplicate pet ids, naming the field', async () => {
     await writeFile(
       file,
