@@ -36,8 +36,9 @@ const DELIVERED_AT = 24
 const ABSENT = 0xffffffff
 /** Flags. */
 const RESPONSE_TRUNCATED = 1
-/** The strings every record has, in this order, before the headers' names and values. */
-const STRINGS = 11
+/** The strings every record has, in this order, before the headers' names and values; the two bodies come last. */
+const STRINGS = 9
+const BODIES = 2
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -49,8 +50,6 @@ function stringsOf(raw: Raw): { strings: (string | undefined)[]; responsePairs: 
     raw.method,
     raw.path,
     raw.query,
-    raw.body,
-    raw.responseBody,
     raw.code,
     raw.scenario,
     raw.fault,
@@ -115,10 +114,13 @@ export class ChunkLog {
   /** Packs `raw` into the newest chunk (or a new one); `undefined` when it is larger than the whole budget. */
   append(raw: Raw): Stored | undefined {
     const { strings, responsePairs, requestPairs } = stringsOf(raw)
-    // One flat string (join writes absent values as ''), not a rope of thirty pieces for encodeInto to flatten.
+    // The short strings as one flat string (join writes absent values as ''), not a rope of thirty pieces for
+    // encodeInto to flatten; the bodies, the long ones, are encoded where they lie, not copied into it first.
     const text = strings.join('')
+    const { body, responseBody } = raw
+    strings.push(body, responseBody)
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const room = FIXED + 4 * strings.length + 3 * text.length
+    const room = FIXED + 4 * strings.length + 3 * (text.length + (body?.length ?? 0) + responseBody.length)
     const chunk = this.#room(room)
     if (!chunk) return undefined
     const offset = chunk.used
@@ -138,9 +140,12 @@ export class ChunkLog {
       view.setUint32(at, value === undefined ? ABSENT : value.length, true)
       at += 4
     }
-    const { written } = encoder.encodeInto(text, chunk.bytes.subarray(at))
-    view.setUint32(offset + 56, written, true)
-    chunk.used = at + written
+    const start = at
+    at += encoder.encodeInto(text, chunk.bytes.subarray(at)).written
+    if (body) at += encoder.encodeInto(body, chunk.bytes.subarray(at)).written
+    if (responseBody) at += encoder.encodeInto(responseBody, chunk.bytes.subarray(at)).written
+    view.setUint32(offset + 56, at - start, true)
+    chunk.used = at
     chunk.live += 1
     return { seq: raw.seq, chunk, offset }
   }
@@ -226,7 +231,7 @@ export function unpack(stored: Stored): Raw {
   }
   const responsePairs = view.getUint16(offset + 52, true)
   const requestPairs = view.getUint16(offset + 54, true)
-  const count = STRINGS + 2 * (responsePairs + requestPairs)
+  const count = STRINGS + 2 * (responsePairs + requestPairs) + BODIES
   const start = offset + FIXED + 4 * count
   const text = decoder.decode(chunk.bytes.subarray(start, start + view.getUint32(offset + 56, true)))
   let position = 0
@@ -238,7 +243,7 @@ export function unpack(stored: Stored): Raw {
     position += length
     return text.slice(position - length, position)
   }
-  const [method, path, query, body, responseBody, code, scenario, fault, plan, keyHint, operation] = Array.from({ length: STRINGS }, next)
+  const [method, path, query, code, scenario, fault, plan, keyHint, operation] = Array.from({ length: STRINGS }, next)
   const headers: Record<string, string> = {}
   for (let i = 0; i < responsePairs; i++) {
     const name = next() as string
@@ -251,6 +256,8 @@ export function unpack(stored: Stored): Raw {
     const before = requestHeaders[name]
     requestHeaders[name] = before === undefined ? value : [...(typeof before === 'string' ? [before] : before), value]
   }
+  const body = next()
+  const responseBody = next()
   return {
     seq: view.getFloat64(offset, true),
     at: view.getFloat64(offset + 8, true),
