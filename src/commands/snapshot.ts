@@ -7,6 +7,7 @@ import { access, constants, stat, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { writeStateFile } from '../hosts/state-file.js'
+import { segmentsOf } from '../hosts/state-log.js'
 import type { PetRecord } from '../schemas.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../snapshot.js'
 import { PAGE_SIZE } from '../spec.js'
@@ -142,11 +143,14 @@ async function checkOut(options: SnapshotOptions): Promise<string | undefined> {
   )
     return `--out ${options.out}: the folder ${folder} is not writable. Pick another --out.`
   const log = await stat(`${options.out}.log`).catch(() => undefined)
-  if (options.format === 'state-file' && log !== undefined && log.size > 0)
+  const segments = segmentsOf(`${options.out}.log`).map((segment) => segment.file)
+  if (options.format === 'state-file' && ((log !== undefined && log.size > 0) || segments.length > 0)) {
+    const files = [...(log !== undefined && log.size > 0 ? [`${options.out}.log`] : []), ...segments]
     return (
-      `--out ${options.out} has a change log ${options.out}.log (a server using it as --state-file runs, or crashed): ` +
-      'it would be replayed over the snapshot. Stop that server and delete the log, or pick another --out.'
+      `--out ${options.out} has a change log ${files.join(', ')} (a server using it as --state-file runs, or crashed): ` +
+      `it would be replayed over the snapshot. Stop that server and delete ${files.length > 1 ? 'them' : 'it'}, or pick another --out.`
     )
+  }
   return undefined
 }
 

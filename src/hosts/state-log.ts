@@ -44,7 +44,7 @@ export interface StateLog {
 }
 
 /** The segments of the log at `path`, oldest first: their files and the last sequence number each holds. */
-function segmentsOf(path: string): { file: string; seq: number }[] {
+export function segmentsOf(path: string): { file: string; seq: number }[] {
   const prefix = `${basename(path)}.`
   const segments: { file: string; seq: number }[] = []
   for (const name of readdirSync(dirname(path))) {

@@ -3,7 +3,7 @@
  * start a second mock that serves the same pets byte for byte, ids beyond 2^53 included.
  */
 
-import { mkdtemp, readFile, rm, stat } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
 import { createServer, type IncomingMessage, type Server } from 'node:http'
 import { createServer as createNetServer } from 'node:net'
 import { tmpdir } from 'node:os'
@@ -200,6 +200,15 @@ describe('petstore-mock snapshot against other targets', () => {
     expect(run.stderr).toMatch(/waiting \d s: the target says no request is left .*X-RateLimit-Reset/)
     expect(run.stderr).toMatch(/waiting \d s: the target answered 429 \(rate_limited\) with Retry-After: 1/)
     expect((await readWritten(file)).pets).toEqual([{ id: 9007199254740993n, name: 'Big', categoryId: 1n, status: 'sold' }])
+  })
+
+  it('refuses an --out whose change log or log segments a running or crashed server left, naming them', async () => {
+    const file = join(dir, 'busy.json')
+    await writeFile(`${file}.log.7`, '{"seq":7,"session":"default","create":{"id":51,"name":"Rex","categoryId":1}}\n')
+    const run = await runCli(['snapshot', '--target', 'http://127.0.0.1:1/v1', '--key', KEY, '--out', file])
+    expect(run.code).toBe(2)
+    expect(run.stderr).toContain(`has a change log ${file}.log.7`)
+    expect(run.stderr).toContain('Stop that server and delete it, or pick another --out.')
   })
 
   it('exits 2 naming the fix for a usage error, and lists every option in --help', { timeout: 20_000 }, async () => {
