@@ -1,3 +1,5 @@
+import fc from 'fast-check'
+import { parse } from 'lossless-json'
 import { describe, expect, it } from 'vitest'
 import { parseJson, parseJsonReadable, serializePet, stringifyJson, toExactNumber, utf8Length } from './json.js'
 
@@ -49,5 +51,61 @@ describe('stringifyJson and parseJsonReadable', () => {
     const text = stringifyJson({ big: 9223372036854775807n, small: 5, name: 'a\u0000int64:1' })
     expect(text).toBe('{"big":9223372036854775807,"small":5,"name":"a\\u0000int64:1"}')
     expect(parseJsonReadable(text)).toEqual({ ok: true, value: { big: 9223372036854775807n, small: 5, name: 'a\u0000int64:1' } })
+  })
+})
+
+describe('parseJson on flat objects (the fast path of a create, issue #18)', () => {
+  const lossless = (text: string): { ok: boolean; value?: unknown } => {
+    try {
+      return { ok: true, value: parse(text, null, toExactNumber) }
+    } catch {
+      return { ok: false }
+    }
+  }
+  const agrees = (text: string): void => {
+    const ours = parseJson(text)
+    const theirs = lossless(text)
+    expect(ours.ok, text).toBe(theirs.ok)
+    if (ours.ok) expect(ours.value, text).toEqual(theirs.value)
+  }
+
+  it('reads a NewPet body exactly as the lossless parser does', () => {
+    for (const text of [
+      '{"name":"Rex","categoryId":3,"status":"available"}',
+      ' {\n\t"name" : "Rex 🐕 犬" , "categoryId" : 9223372036854775807 }\r\n',
+      '{"name":"Rex","categoryId":1e3}',
+      '{"name":"Rex","categoryId":1.5}',
+      '{"name":"Rex","categoryId":-0}',
+      '{}',
+      '{"name":"Rex","name":"Twice"}',
+      '{"__proto__":"x"}',
+      '{"name":"A\\"B"}',
+      '{"name":"Rex",}',
+      '{"name":"Rex"} x',
+      '{"categoryId":01}',
+      '{"name":"Rex","tags":[1]}',
+      '{"name":null}',
+    ])
+      agrees(text)
+  })
+
+  it('agrees with the lossless parser on any JSON text and on flat objects written any way', () => {
+    const key = fc.oneof(fc.constantFrom('name', 'categoryId', 'status', '__proto__', ''), fc.string({ maxLength: 6 }))
+    const scalar = fc.oneof(
+      fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),
+      fc.bigInt({ min: -(2n ** 70n), max: 2n ** 70n }).map(String),
+      fc.double({ noNaN: true, noDefaultInfinity: true }).map((n) => JSON.stringify(n)),
+      fc.constantFrom('1e3', '-0', '0.0', '1E+2', 'true', 'null', '01', '1.', '-', '"a\\u0041"'),
+    )
+    const space = fc.constantFrom('', ' ', '\n', '\t', '\r\n ')
+    const flat = fc
+      .array(fc.tuple(key, scalar, space, space), { maxLength: 5 })
+      .map((pairs) => `{${pairs.map(([k, v, a, b]) => `${a}${JSON.stringify(k)}${b}:${a}${v}${b}`).join(',')}}`)
+    fc.assert(fc.property(flat, agrees), { numRuns: 2_000 })
+    fc.assert(fc.property(fc.json(), agrees), { numRuns: 1_000 })
+    const broken = fc
+      .tuple(flat, fc.nat(), fc.constantFrom('', '{', '}', ',', ':', '"', '\\', ' ', '1', 'x', '\n', '\u0001'))
+      .map(([text, at, insert]) => text.slice(0, at % (text.length + 1)) + insert + text.slice((at % (text.length + 1)) + 1))
+    fc.assert(fc.property(broken, agrees), { numRuns: 2_000 })
   })
 })

@@ -65,8 +65,69 @@ export function stringifyJson(value: unknown, space?: number): string {
   return text.replace(/"\\u0000int64:(-?\d+)"/g, '$1')
 }
 
+const isSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
+/** A JSON number at the position `lastIndex` says. */
+const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
+
+/**
+ * A flat object of strings and numbers without escapes (what a client sends as a NewPet), read by hand: the value
+ * the lossless parser gives for it, in a fraction of the time (issue #18). `undefined` for anything else (nesting,
+ * escapes, `true`/`false`/`null`, a repeated or `__proto__` key, bad JSON), which the lossless parser then reads and,
+ * when it is bad, reports.
+ */
+function parseFlatObject(text: string): Record<string, unknown> | undefined {
+  const end = text.length
+  let at = 0
+  const skip = (): void => {
+    while (at < end && isSpace(text.charCodeAt(at))) at++
+  }
+  const string = (): string | undefined => {
+    if (text.charCodeAt(at) !== 0x22) return undefined
+    const start = ++at
+    for (; at < end; at++) {
+      const code = text.charCodeAt(at)
+      if (code === 0x22) return text.slice(start, at++)
+      if (code === 0x5c || code < 0x20) return undefined
+    }
+    return undefined
+  }
+  const value = (): unknown => {
+    if (text.charCodeAt(at) === 0x22) return string()
+    NUMBER_AT.lastIndex = at
+    const raw = NUMBER_AT.exec(text)?.[0]
+    if (raw === undefined) return undefined
+    at += raw.length
+    return toExactNumber(raw)
+  }
+  skip()
+  if (text.charCodeAt(at++) !== 0x7b) return undefined
+  const object: Record<string, unknown> = {}
+  skip()
+  let more = text.charCodeAt(at) !== 0x7d
+  if (!more) at++
+  while (more) {
+    skip()
+    const key = string()
+    if (key === undefined || key === '__proto__' || Object.hasOwn(object, key)) return undefined
+    skip()
+    if (text.charCodeAt(at++) !== 0x3a) return undefined
+    skip()
+    const item = value()
+    if (item === undefined) return undefined
+    object[key] = item
+    skip()
+    const next = text.charCodeAt(at++)
+    if (next === 0x7d) more = false
+    else if (next !== 0x2c) return undefined
+  }
+  skip()
+  return at === end ? object : undefined
+}
+
 /** Parses JSON text; integer-valued numbers come back as `bigint`, fractions as `number`. */
 export function parseJson(text: string): JsonParseResult {
+  const flat = parseFlatObject(text)
+  if (flat !== undefined) return { ok: true, value: flat }
   try {
     return { ok: true, value: parse(text, null, toExactNumber) }
   } catch (error) {

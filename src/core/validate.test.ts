@@ -1,5 +1,20 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { parsePetId, validateListQuery, validateNewPet } from './validate.js'
+import { parsePetId, queryParams, validateListQuery, validateNewPet } from './validate.js'
+
+describe('queryParams', () => {
+  it('reads every query as URLSearchParams does, plain ones without decoding', () => {
+    const part = fc.constantFrom('limit', 'status', '=', '&', '20', 'sold', '%20', '%', '+', '?', '#', ' ', 'é', '', 'x=', '==')
+    const query = fc.array(part, { maxLength: 8 }).map((parts) => parts.join(''))
+    fc.assert(
+      fc.property(query, (text) => {
+        const expected = new URLSearchParams(text)
+        for (const name of ['limit', 'status', 'x', '']) expect(queryParams(text).getAll(name), text).toEqual(expected.getAll(name))
+      }),
+      { numRuns: 3_000 },
+    )
+  })
+})
 
 describe('validateListQuery', () => {
   it('defaults limit to 20 and applies no status filter', () => {

@@ -23,6 +23,30 @@ export type ListQueryResult =
 const INTEGER_TEXT = /^-?\d+$/
 const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as readonly string[]).includes(value)
 
+/** A query with nothing to decode: printable ASCII without `%` or `+`, not starting with `?`. */
+const PLAIN_QUERY = /^[!-$&-*,->@-~][!-$&-*,-~]*$/
+
+/** What `URLSearchParams` reads from a plain query, without its decoding work (issue #18: every list request). */
+function plainParams(query: string): { getAll(name: string): string[] } {
+  const pairs = query.split('&')
+  return {
+    getAll(name) {
+      const values: string[] = []
+      for (const pair of pairs) {
+        if (pair === '') continue
+        const equals = pair.indexOf('=')
+        if ((equals === -1 ? pair : pair.slice(0, equals)) === name) values.push(equals === -1 ? '' : pair.slice(equals + 1))
+      }
+      return values
+    },
+  }
+}
+
+/** The query's parameters as `URLSearchParams` reads them (a plain query read by hand). */
+export function queryParams(query: string): { getAll(name: string): string[] } {
+  return PLAIN_QUERY.test(query) ? plainParams(query) : new URLSearchParams(query)
+}
+
 /**
  * Reads `limit` and `status` from a raw query string. Every problem is reported, each naming its
  * parameter.
@@ -33,7 +57,7 @@ const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as read
  */
 export function validateListQuery(query: string, mode: QueryValidation): ListQueryResult {
   if (query === '') return { ok: true, limit: LIMIT_DEFAULT, status: undefined, statusMatchesNothing: false }
-  const params = new URLSearchParams(query)
+  const params = queryParams(query)
   const problems: string[] = []
   let limit: number = LIMIT_DEFAULT
   let status: PetStatus | undefined

@@ -53,7 +53,8 @@ export function createIndexedPets(): IndexedPets {
       const id = nextId
       if (id > INT64_MAX) return undefined
       nextId += 1n
-      return index.put(petWithId(id, newPet))
+      // The next id is above every stored one (`replaceAll` and `reserve` keep it so).
+      return index.putNew(petWithId(id, newPet))
     },
     replaceAll(pets, next) {
       index.clear()

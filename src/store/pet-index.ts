@@ -19,6 +19,8 @@ export interface PetIndex {
   list(status: PetStatus | undefined, limit: number): PetPage
   /** Adds or replaces the pet with this id. */
   put(pet: PetRecord): PetEntry
+  /** Adds a pet whose id is above every stored id (a create): no lookup of a pet to replace. */
+  putNew(pet: PetRecord): PetEntry
   remove(id: bigint): void
   clear(): void
   /** The highest id stored, or 0n. */
@@ -85,6 +87,15 @@ export function createPetIndex(): PetIndex {
     removeSorted(statusList(existing.pet.status ?? NO_STATUS), id)
   }
 
+  const add = (pet: PetRecord): PetEntry => {
+    forgetPages()
+    const entry: PetEntry = { pet, json: serializePet(pet) }
+    byId.set(pet.id, entry)
+    insertSorted(sorted, entry)
+    insertSorted(statusList(pet.status ?? NO_STATUS), entry)
+    return entry
+  }
+
   return {
     get size() {
       return byId.size
@@ -105,13 +116,9 @@ export function createPetIndex(): PetIndex {
     },
     put(pet) {
       remove(pet.id)
-      forgetPages()
-      const entry: PetEntry = { pet, json: serializePet(pet) }
-      byId.set(pet.id, entry)
-      insertSorted(sorted, entry)
-      insertSorted(statusList(pet.status ?? NO_STATUS), entry)
-      return entry
+      return add(pet)
     },
+    putNew: add,
     remove,
     clear() {
       forgetPages()
