@@ -1,3 +1,4 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createJournal } from './journal.js'
 import { createJournalBudget } from './journal-budget.js'
@@ -72,7 +73,8 @@ describe('a journal over chunks', () => {
   const record = (journal: ReturnType<typeof createJournal>, path: string) =>
     journal.record(
       { method: 'GET', path, query: '', headers: { authorization: 'Bearer test-pro' }, body: undefined },
-      { status: 200, headers: {}, body: 'x'.repeat(2000) },
+      // A body of its own per entry: repeated bodies are kept once per chunk (tested below).
+      { status: 200, headers: {}, body: `${path} ${'x'.repeat(2000)}` },
       { arrival: 1 },
     )
 
@@ -103,5 +105,45 @@ describe('a journal over chunks', () => {
     expect(b.all().at(-1)?.path).toBe('/p/299')
     expect(a.all().at(-1)?.path).toBe('/p/298')
     expect(a.all()[0]?.path).not.toBe('/p/0')
+  })
+})
+
+describe('response bodies kept once per chunk', () => {
+  const answer = (journal: ReturnType<typeof createJournal>, path: string, body: string) => {
+    const response = { status: 200, headers: { 'content-type': 'application/json' }, body }
+    journal.record({ method: 'GET', path, query: 'limit=20', headers: {}, body: undefined }, response, { arrival: 1 })
+    journal.delivered(response, 2)
+  }
+
+  it('keeps a body repeated by one answer after another once, and gives it back with every entry', () => {
+    const budget = createJournalBudget()
+    const journal = createJournal({ limit: 1000, now: () => 0, budget })
+    const page = `[${'{"id":1,"name":"Rex 🐕","categoryId":1},'.repeat(40)}]`
+    for (let i = 0; i < 1000; i++) answer(journal, `/v1/pets/${i}`, page)
+    const entries = journal.all()
+    expect(entries).toHaveLength(1000)
+    for (const entry of entries) expect(entry.responseBody).toBe(page)
+    // Each entry on its own would take over 1,600 bytes: far fewer bytes are held.
+    expect(budget.bytes).toBeLessThan(1000 * 600)
+  })
+
+  it('gives back the right body of every entry kept, whatever the order of repeated, new and short bodies', () => {
+    const bodies: Record<string, string> = { a: 'a'.repeat(3000), b: `${'b'.repeat(100)}犬`, short: 'tiny' }
+    const bodyOf = (pick: string, i: number) => bodies[pick] ?? `${i} ${'u'.repeat(3000)}`
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'short', 'new', 'new'), { minLength: 1, maxLength: 1500, size: 'max' }),
+        fc.integer({ min: 1, max: 60 }),
+        (picks, limit) => {
+          const journal = createJournal({ limit, now: () => 0, budget: createJournalBudget(512 * 1024) })
+          picks.forEach((pick, i) => answer(journal, `/${i}/${pick}`, bodyOf(pick, i)))
+          for (const entry of journal.all()) {
+            const [, i, pick] = entry.path.split('/')
+            expect(entry.responseBody).toBe(bodyOf(pick as string, Number(i)))
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
   })
 })

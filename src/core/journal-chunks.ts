@@ -25,17 +25,29 @@ export interface Chunk {
   /** Entries of this chunk still kept. */
   live: number
   hold: Hold | undefined
+  /** The newest chunk only: the last response body written whole into it, and where its bytes are. */
+  lastBody: string | undefined
+  lastBodyAt: number
+  lastBodyBytes: number
 }
 
 /** A chunk grows from 4 KiB (an idle session holds little) to 64 KiB (few chunks under load). */
 const FIRST_CHUNK = 4 * 1024
 const LARGEST_CHUNK = 64 * 1024
-/** Numbers first: seq, at, arrival, delivered, durationMs, bodySize (f64); status, flags, header counts (u16); payload bytes (u32). */
-const FIXED = 60
+/**
+ * Numbers first: seq, at, arrival, delivered, durationMs, bodySize (f64); status, flags, header counts (u16); payload
+ * bytes (u32); where a shared response body lies in the chunk, and its bytes (u32).
+ */
+const FIXED = 68
+const SHARED_AT = 60
 const DELIVERED_AT = 24
 const ABSENT = 0xffffffff
 /** Flags. */
 const RESPONSE_TRUNCATED = 1
+/** The response body is the bytes of an earlier entry of the chunk (a client polling one list gets one body). */
+const RESPONSE_SHARED = 2
+/** Shorter response bodies are written again: a reference would save little. */
+const SHARED_MIN_CHARS = 64
 /** The strings every record has, in this order, before the headers' names and values; the two bodies come last. */
 const STRINGS = 9
 const BODIES = 2
@@ -120,8 +132,16 @@ export class ChunkLog {
     const { body, responseBody } = raw
     strings.push(body, responseBody)
     // UTF-8 takes at most 3 bytes per UTF-16 unit.
-    const room = FIXED + 4 * strings.length + 3 * (text.length + (body?.length ?? 0) + responseBody.length)
-    const chunk = this.#room(room)
+    const room = FIXED + 4 * strings.length + 3 * (text.length + (body?.length ?? 0))
+    // The same response body as the last one written into the newest chunk: refer to its bytes (they stay while
+    // this entry is kept, for a chunk's bytes are reused only once all its entries have left).
+    const newest = this.#chunks.at(-1)
+    const shared =
+      newest !== undefined &&
+      responseBody.length >= SHARED_MIN_CHARS &&
+      newest.lastBody === responseBody &&
+      newest.bytes.length - newest.used >= room
+    const chunk = shared ? newest : this.#room(room + 3 * responseBody.length)
     if (!chunk) return undefined
     const offset = chunk.used
     const { view } = chunk
@@ -132,7 +152,7 @@ export class ChunkLog {
     view.setFloat64(offset + 32, raw.durationMs, true)
     view.setFloat64(offset + 40, raw.bodySize ?? Number.NaN, true)
     view.setUint16(offset + 48, raw.status, true)
-    view.setUint16(offset + 50, raw.responseTruncated ? RESPONSE_TRUNCATED : 0, true)
+    view.setUint16(offset + 50, (raw.responseTruncated ? RESPONSE_TRUNCATED : 0) | (shared ? RESPONSE_SHARED : 0), true)
     view.setUint16(offset + 52, responsePairs, true)
     view.setUint16(offset + 54, requestPairs, true)
     let at = offset + FIXED
@@ -143,7 +163,18 @@ export class ChunkLog {
     const start = at
     at += encoder.encodeInto(text, chunk.bytes.subarray(at)).written
     if (body) at += encoder.encodeInto(body, chunk.bytes.subarray(at)).written
-    if (responseBody) at += encoder.encodeInto(responseBody, chunk.bytes.subarray(at)).written
+    if (shared) {
+      view.setUint32(offset + SHARED_AT, chunk.lastBodyAt, true)
+      view.setUint32(offset + SHARED_AT + 4, chunk.lastBodyBytes, true)
+    } else if (responseBody) {
+      const written = encoder.encodeInto(responseBody, chunk.bytes.subarray(at)).written
+      if (responseBody.length >= SHARED_MIN_CHARS) {
+        chunk.lastBody = responseBody
+        chunk.lastBodyAt = at
+        chunk.lastBodyBytes = written
+      }
+      at += written
+    }
     view.setUint32(offset + 56, at - start, true)
     chunk.used = at
     chunk.live += 1
@@ -161,7 +192,9 @@ export class ChunkLog {
       if (spare.hold) this.#budget.release(spare.hold)
       spare.hold = this.#budget.hold(this.#owner, spare.bytes.length)
       spare.used = 0
+      spare.lastBody = undefined
       spare.live = 0
+      this.#retireNewest()
       this.#chunks.push(spare)
       return spare
     }
@@ -171,9 +204,25 @@ export class ChunkLog {
     if (hold.released) return undefined
     this.#nextSize = Math.min(this.#nextSize * 2, LARGEST_CHUNK)
     const bytes = new Uint8Array(length)
-    const chunk: Chunk = { bytes, view: new DataView(bytes.buffer), used: 0, live: 0, hold }
+    const chunk: Chunk = {
+      bytes,
+      view: new DataView(bytes.buffer),
+      used: 0,
+      live: 0,
+      hold,
+      lastBody: undefined,
+      lastBodyAt: 0,
+      lastBodyBytes: 0,
+    }
+    this.#retireNewest()
     this.#chunks.push(chunk)
     return chunk
+  }
+
+  /** The newest chunk is written no more: it lets go of its last body (only the newest keeps one). */
+  #retireNewest(): void {
+    const newest = this.#chunks.at(-1)
+    if (newest) newest.lastBody = undefined
   }
 
   /** One entry of `chunk` left the journal; an empty chunk that is not the one being written gives its bytes back. */
@@ -213,6 +262,7 @@ export class ChunkLog {
     if (index !== -1) this.#chunks.splice(index, 1)
     if (chunk.hold) this.#budget.release(chunk.hold)
     chunk.hold = undefined
+    chunk.lastBody = undefined
   }
 }
 
@@ -257,7 +307,14 @@ export function unpack(stored: Stored): Raw {
     requestHeaders[name] = before === undefined ? value : [...(typeof before === 'string' ? [before] : before), value]
   }
   const body = next()
-  const responseBody = next()
+  const flags = view.getUint16(offset + 50, true)
+  // A shared body's length is in the table, but its bytes are an earlier entry's: not in this entry's run.
+  const ownBody = (flags & RESPONSE_SHARED) === 0 ? next() : ''
+  const sharedAt = view.getUint32(offset + SHARED_AT, true)
+  const responseBody =
+    (flags & RESPONSE_SHARED) === 0
+      ? ownBody
+      : decoder.decode(chunk.bytes.subarray(sharedAt, sharedAt + view.getUint32(offset + SHARED_AT + 4, true)))
   return {
     seq: view.getFloat64(offset, true),
     at: view.getFloat64(offset + 8, true),
@@ -270,7 +327,7 @@ export function unpack(stored: Stored): Raw {
     headers,
     requestHeaders: requestHeaders as ApiRequest['headers'],
     responseBody: responseBody as string,
-    responseTruncated: (view.getUint16(offset + 50, true) & RESPONSE_TRUNCATED) !== 0,
+    responseTruncated: (flags & RESPONSE_TRUNCATED) !== 0,
     durationMs: view.getFloat64(offset + 32, true),
     meta:
       plan === undefined && keyHint === undefined && operation === undefined
