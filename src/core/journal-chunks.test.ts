@@ -2,8 +2,9 @@ import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { createJournal } from './journal.js'
 import { createJournalBudget } from './journal-budget.js'
-import { ChunkLog, setDelivered, unpack } from './journal-chunks.js'
+import { ChunkLog } from './journal-chunks.js'
 import type { Raw } from './journal-entry.js'
+import { setDelivered, unpack } from './journal-record.js'
 
 const raw = (seq: number, overrides: Partial<Raw> = {}): Raw => ({
   seq,
@@ -136,7 +137,7 @@ describe('response bodies kept once per chunk', () => {
         fc.integer({ min: 1, max: 60 }),
         (picks, limit) => {
           const journal = createJournal({ limit, now: () => 0, budget: createJournalBudget(512 * 1024) })
-          picks.forEach((pick, i) => answer(journal, `/${i}/${pick}`, bodyOf(pick, i)))
+          for (const [i, pick] of picks.entries()) answer(journal, `/${i}/${pick}`, bodyOf(pick, i))
           for (const entry of journal.all()) {
             const [, i, pick] = entry.path.split('/')
             expect(entry.responseBody).toBe(bodyOf(pick as string, Number(i)))

@@ -8,8 +8,9 @@
  * with the server for its core).
  */
 import type { JournalBudget } from './journal-budget.js'
-import { type Chunk, ChunkLog, type Stored, setDelivered } from './journal-chunks.js'
+import { ChunkLog } from './journal-chunks.js'
 import type { Raw } from './journal-entry.js'
+import { type Chunk, type Stored, setDelivered } from './journal-record.js'
 
 /** The ring starts this small (an idle session holds little) and doubles up to the journal's limit. */
 const FIRST_CAPACITY = 16

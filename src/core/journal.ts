@@ -4,7 +4,6 @@
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
 import { createJournalBudget, type JournalBudget } from './journal-budget.js'
-import { type Stored, unpack } from './journal-chunks.js'
 import {
   errorCode,
   type JournalEntry,
@@ -16,6 +15,7 @@ import {
   toSummary,
 } from './journal-entry.js'
 import { PackedEntries } from './journal-packed.js'
+import { type Stored, unpack } from './journal-record.js'
 import { utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
