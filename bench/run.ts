@@ -21,7 +21,7 @@ const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice(7)
   .split(',')
-const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, wrk ${spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout.split('\n')[0]?.split(' ')[1] ?? '?'}`
+const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}, wrk ${spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout?.split('\n')[0]?.split(' ')[1] ?? '?'}`
 console.log(`petstore-mock benchmarks${quick ? ' (--quick)' : ''} on ${machine}, ${new Date().toISOString()}`)
 const suites = {
   http: benchHttp,
