@@ -16,7 +16,7 @@ import {
 } from './journal-entry.js'
 import { PackedEntries } from './journal-packed.js'
 import { type Stored, unpack } from './journal-record.js'
-import { utf8Length } from './json.js'
+import { detachedSlice, utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
 export type { JournalEntry, JournalFilter, JournalSummary } from './journal-entry.js'
@@ -125,11 +125,8 @@ function selectPage(
   return { entries: entries.reverse(), more: false }
 }
 
-/**
- * A string of its own: V8 keeps a slice as a view of the whole string it was cut from, so a 16 KiB prefix of a
- * 1 MiB body would keep the 1 MiB alive (issue #13). Joining flattens into a new string; the slice views that.
- */
-const copyOf = (slice: string): string => ` ${slice}`.slice(1)
+/** The first `BODY_PREFIX_CHARS` characters, not a view that keeps the whole body alive (issue #13). */
+const prefixOf = (text: string): string => detachedSlice(text, 0, BODY_PREFIX_CHARS)
 
 /** What the journal keeps of an exchange: the body cut to its first `BODY_PREFIX_CHARS` characters. */
 function rawOf(seq: number, at: number, request: ApiRequest, response: ApiResponse, extra: RecordExtra): Raw {
@@ -143,12 +140,12 @@ function rawOf(seq: number, at: number, request: ApiRequest, response: ApiRespon
     method: request.method,
     path: request.path,
     query: request.query,
-    body: truncated ? copyOf(body.slice(0, BODY_PREFIX_CHARS)) : body,
+    body: truncated ? prefixOf(body) : body,
     bodySize: truncated ? (request.bodyBytes ?? utf8Length(body)) : undefined,
     status: response.status,
     headers: response.headers,
     requestHeaders: request.headers,
-    responseBody: answerTruncated ? copyOf(answer.slice(0, BODY_PREFIX_CHARS)) : answer,
+    responseBody: answerTruncated ? prefixOf(answer) : answer,
     responseTruncated: answerTruncated,
     durationMs: Math.round(((extra.durationMs ?? 0) + (response.delayMs ?? 0)) * 1000) / 1000,
     meta: response.meta,

@@ -109,3 +109,27 @@ describe('parseJson on flat objects (the fast path of a create, issue #18)', () 
     fc.assert(fc.property(broken, agrees), { numRuns: 2_000 })
   })
 })
+
+describe('toExactNumber on plain integers', () => {
+  it('gives the exact bigint of every integer spelling, on both sides of the 15-digit fast path', () => {
+    const cases: [string, bigint][] = [
+      ['0', 0n],
+      ['-0', 0n],
+      ['7', 7n],
+      ['1023', 1023n],
+      ['1024', 1024n],
+      ['-5', -5n],
+      ['999999999999999', 999_999_999_999_999n],
+      ['9999999999999999', 9_999_999_999_999_999n],
+      ['9223372036854775807', 9_223_372_036_854_775_807n],
+      ['-9223372036854775808', -9_223_372_036_854_775_808n],
+    ]
+    for (const [raw, expected] of cases) expect(toExactNumber(raw)).toBe(expected)
+  })
+
+  it('still tells fractions apart', () => {
+    expect(toExactNumber('1.5')).toBe(1.5)
+    expect(toExactNumber('1.0')).toBe(1n)
+    expect(toExactNumber('1e3')).toBe(1000n)
+  })
+})

@@ -10,6 +10,13 @@ import type { PetEntry } from './types.js'
 export type JsonParseResult = { ok: true; value: unknown } | { ok: false; message: string }
 
 const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
+/** An integer without fraction or exponent, of at most 15 digits (exact as a `number`): the common case. */
+const PLAIN_INTEGER = /^-?(?:0|[1-9]\d{0,14})$/
+/**
+ * One `bigint` for each small integer, shared by every pet that holds it (category ids, mostly), so a stored pet
+ * holds one heap object fewer (issue #18: what a create leaves behind is what the collector copies).
+ */
+const SMALL_INTEGERS: readonly bigint[] = Object.freeze(Array.from({ length: 1024 }, (_, i) => BigInt(i)))
 /** Exponents beyond this make any non-zero integer far larger than int64. */
 const MAX_EXPONENT = 40
 
@@ -18,6 +25,11 @@ const MAX_EXPONENT = 40
  * or a `number` when it has a fractional part (`1.5`), so schema checks can tell the two apart.
  */
 export function toExactNumber(raw: string): bigint | number {
+  if (PLAIN_INTEGER.test(raw)) {
+    // At most 15 digits: exact as a number. A small one is the shared bigint of the table.
+    const value = Number(raw)
+    return SMALL_INTEGERS[value] ?? BigInt(value)
+  }
   const match = NUMBER.exec(raw)
   if (!match) return Number(raw)
   const [, sign = '', whole = '', fraction = '', exponentText = '0'] = match
@@ -65,6 +77,15 @@ export function stringifyJson(value: unknown, space?: number): string {
   return text.replace(/"\\u0000int64:(-?\d+)"/g, '$1')
 }
 
+/**
+ * `text.slice(start, end)` as a string of its own. V8 keeps a slice of 13 characters or more as a view of the whole
+ * string it was cut from, so a pet's name cut from a 1 MiB body would keep the 1 MiB alive for as long as the pet
+ * (issue #13 for the journal's prefixes). Joining flattens into a new string, and the slice views that instead.
+ */
+export function detachedSlice(text: string, start: number, end: number): string {
+  return end - start < 13 ? text.slice(start, end) : ` ${text.slice(start, end)}`.slice(1)
+}
+
 const isSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
 /** A JSON number at the position `lastIndex` says. */
 const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
@@ -86,7 +107,7 @@ function parseFlatObject(text: string): Record<string, unknown> | undefined {
     const start = ++at
     for (; at < end; at++) {
       const code = text.charCodeAt(at)
-      if (code === 0x22) return text.slice(start, at++)
+      if (code === 0x22) return detachedSlice(text, start, at++)
       if (code === 0x5c || code < 0x20) return undefined
     }
     return undefined

@@ -6,7 +6,8 @@
  */
 import type { Collection } from '@msw/data'
 import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
-import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema } from '../schemas.js'
+import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema, type PetStatus } from '../schemas.js'
+import { PET_STATUSES } from '../spec.js'
 import { createPetIndex, type PetIndex } from './pet-index.js'
 
 /** A world's pets: what the core reads, and what the world does to them as a whole. */
@@ -25,11 +26,14 @@ export interface PetData {
 /** The @msw/data collection of pets (a type only: this file loads no @msw/data). */
 export type PetCollection = Collection<typeof PetRecordSchema>
 
+/** The status strings every stored pet shares, instead of each keeping the copy its request body gave it. */
+const STATUS_OF = new Map<string, PetStatus>(PET_STATUSES.map((status) => [status, status]))
+
 /** The stored form of a new pet under `id`: no `status` key when it has none. */
 function petWithId(id: bigint, newPet: NewPetRecord): PetRecord {
   return newPet.status === undefined
     ? { id, name: newPet.name, categoryId: newPet.categoryId }
-    : { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
+    : { id, name: newPet.name, categoryId: newPet.categoryId, status: STATUS_OF.get(newPet.status) ?? newPet.status }
 }
 
 export interface IndexedPets {
