@@ -13,6 +13,7 @@ import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
 import { quick } from './lib.js'
 import { benchMemory } from './memory.js'
+import { benchPetBytes } from './pet-bytes.js'
 import { benchRedis } from './redis.js'
 import { benchSoak } from './soak.js'
 import { benchTail } from './tail.js'
@@ -36,6 +37,7 @@ const suites = {
   redis: benchRedis,
   tail: benchTail,
   gc: benchGc,
+  'pet-bytes': benchPetBytes,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

@@ -156,10 +156,16 @@ export function parseJson(text: string): JsonParseResult {
   }
 }
 
-/** The Pet's JSON text, fields in the spec's order, int64 values exact. */
+/**
+ * The Pet's JSON text, fields in the spec's order, int64 values exact. One flat string: joined with `+`, the text
+ * would be a tree of seven or more pieces, and a stored pet never written alone (a seeded one, listed only in pages)
+ * would keep that tree for its life, 200 more bytes and eight more objects for every collection to mark (issue #18).
+ */
 export function serializePet(pet: PetRecord): string {
-  const status = pet.status === undefined ? '' : `,"status":${JSON.stringify(pet.status)}`
-  return `{"id":${pet.id},"name":${JSON.stringify(pet.name)},"categoryId":${pet.categoryId}${status}}`
+  const parts = ['{"id":', String(pet.id), ',"name":', JSON.stringify(pet.name), ',"categoryId":', String(pet.categoryId)]
+  if (pet.status !== undefined) parts.push(',"status":', JSON.stringify(pet.status))
+  parts.push('}')
+  return parts.join('')
 }
 
 /** A page of pets as JSON text: the entries' texts in an array. */

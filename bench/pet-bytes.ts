@@ -1,0 +1,146 @@
+/**
+ * Issue #18: what one created pet leaves on the heap, which is what every young-generation collection under POST load
+ * copies (the create tail). In-process, through the standalone server's world (index-only pets, the journal on):
+ * heap retained per pet after 200,000 creates, against the same-work bare server's representation measured in the
+ * same run (a plain object in a Map and an array, from `JSON.parse` of the same bodies); and per pet created from a
+ * 0.9 MiB body, which must not keep the body alive (the name used to be a slice of it).
+ *
+ *   npm run bench -- --only=pet-bytes                        (about 10 seconds)
+ *   npm run bench -- --only=pet-bytes --baseline=/tmp/before  (adds another checkout's build, e.g. before a change)
+ */
+
+import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
+import { setFlagsFromString } from 'node:v8'
+import { runInNewContext } from 'node:vm'
+import { createPetStoreServer } from '../src/http.js'
+import { quick, table, verdict } from './lib.js'
+
+setFlagsFromString('--expose-gc')
+const gc = runInNewContext('gc') as () => void
+
+/** `--baseline=DIR`: another checkout's build (`DIR/dist/src/http.js`), measured the same way. */
+const BASELINE = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice(11)
+type CreateServer = typeof createPetStoreServer
+
+const COUNT = quick ? 50_000 : 200_000
+const LARGE = 100
+/** A NewPet; with `pad`, a name long enough to be cut as a view (13 characters or more) and a long unknown field. */
+const body = (i: number, pad = ''): string =>
+  pad === ''
+    ? `{"name":"Rex the ${i % 1000}th","categoryId":${1 + (i % 10)},"status":"available"}`
+    : `{"name":"A pet with a longer name ${i}","categoryId":2,"notes":"${pad}${i}"}`
+
+/** Heap bytes retained per call of `create`, over `count` calls after `warm` ones. */
+function retainedPer(count: number, create: (i: number) => void, warm = 5_000): number {
+  for (let i = 0; i < warm; i++) create(-1 - i)
+  gc()
+  gc()
+  const before = process.memoryUsage().heapUsed
+  for (let i = 0; i < count; i++) create(i)
+  gc()
+  gc()
+  return (process.memoryUsage().heapUsed - before) / count
+}
+
+function mockCreates(pad = '', create: CreateServer = createPetStoreServer): (i: number) => void {
+  const server = create({
+    log: 'silent',
+    keys: [{ key: 'k', plan: 'enterprise', limits: { perMinute: 1e12, perDay: 1e15 } }],
+  })
+  const world = server.sessions.main
+  const headers = { authorization: 'Bearer k', 'content-type': 'application/json' }
+  return (i) => {
+    const response = world.handle({ method: 'POST', path: '/v1/pets', query: '', headers, body: body(i, pad) })
+    if (response instanceof Promise || response.status !== 201) throw new Error('[bench] a create was not answered 201 at once')
+    world.markDelivered(response)
+  }
+}
+
+/** Heap bytes per pet of a server world seeded with `count` pets (the world and its first answer included). */
+function seededPer(count: number, create: CreateServer = createPetStoreServer): number {
+  gc()
+  gc()
+  const before = process.memoryUsage().heapUsed
+  const server = create({ log: 'silent', pets: count })
+  const response = server.sessions.main.handle({
+    method: 'GET',
+    path: '/v1/pets',
+    query: 'limit=1',
+    headers: { authorization: 'Bearer test-pro' },
+    body: undefined,
+  })
+  if (response instanceof Promise || response.status !== 200) throw new Error('[bench] the seeded world did not answer 200 at once')
+  gc()
+  gc()
+  const bytes = (process.memoryUsage().heapUsed - before) / count
+  server.sessions.main.reset()
+  return bytes
+}
+
+const SEEDED = 100_000
+const retainedSeeded = (create?: CreateServer): number => seededPer(SEEDED, create)
+
+function bareCreates(): (i: number) => void {
+  const pets: unknown[] = []
+  const byId = new Map<number, unknown>()
+  let nextId = 1
+  return (i) => {
+    const input = JSON.parse(body(i)) as { name: string; categoryId: number; status?: string }
+    const pet = { id: nextId++, name: input.name, categoryId: input.categoryId, ...(input.status ? { status: input.status } : {}) }
+    pets.push(pet)
+    byId.set(pet.id, pet)
+    JSON.stringify(pet)
+  }
+}
+
+export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }> {
+  console.log(`\n# Heap retained per created pet (in-process, ${COUNT.toLocaleString('en-US')} creates, after gc)`)
+  const bare = retainedPer(COUNT, bareCreates())
+  const mock = retainedPer(COUNT, mockCreates())
+  const pad = 'x'.repeat(900 * 1024)
+  const large = retainedPer(LARGE, mockCreates(pad), 10)
+  const seeded = retainedSeeded()
+  const baseline: (string | number)[][] = []
+  if (BASELINE) {
+    const other = (await import(pathToFileURL(join(BASELINE, 'dist/src/http.js')).href)) as { createPetStoreServer: CreateServer }
+    const mockThere = retainedPer(COUNT, mockCreates('', other.createPetStoreServer))
+    const largeThere = retainedPer(LARGE, mockCreates(pad, other.createPetStoreServer), 10)
+    baseline.push([`${BASELINE} build`, mockThere, (mockThere / bare).toFixed(2), ''])
+    baseline.push([`${BASELINE} build, each pet from a 0.9 MiB body`, largeThere, (largeThere / bare).toFixed(2), ''])
+    const seededThere = retainedSeeded(other.createPetStoreServer)
+    baseline.push([
+      `${BASELINE} build, ${SEEDED.toLocaleString('en-US')} seeded pets (each)`,
+      seededThere,
+      (seededThere / bare).toFixed(2),
+      '',
+    ])
+  }
+  // The bare server keeps numbers where the mock keeps exact int64 bigints, and no JSON text: 4x is the bound.
+  const ok = mock <= 4 * bare && large < 64 * 1024 && seeded <= 4 * bare
+  return {
+    lines: [
+      table('Heap per created pet', [
+        ['what', 'bytes per pet', 'x bare', 'target'],
+        ['bare, same work (a plain object in a Map and an array)', bare, '1.00', ''],
+        [
+          'petstore-mock (int64 bigints, JSON text kept, journal on)',
+          mock,
+          (mock / bare).toFixed(2),
+          `<= 4x bare: ${verdict(mock <= 4 * bare)}`,
+        ],
+        ['petstore-mock, each pet from a 0.9 MiB body', large, (large / bare).toFixed(2), `< 64 KiB: ${verdict(large < 64 * 1024)}`],
+        [
+          `petstore-mock, ${SEEDED.toLocaleString('en-US')} seeded pets (each)`,
+          seeded,
+          (seeded / bare).toFixed(2),
+          `<= 4x bare: ${verdict(seeded <= 4 * bare)}`,
+        ],
+        ...baseline,
+      ]),
+    ],
+    ok,
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchPetBytes()
