@@ -6,6 +6,7 @@
 //   node scripts/ensure-redis.mjs
 import { spawnSync } from 'node:child_process'
 import { existsSync } from 'node:fs'
+import { aptInstall, asRoot, cannotInstall } from './apt.mjs'
 
 const log = (line) => console.log(`[redis:install] ${line}`)
 const fail = (lines) => {
@@ -25,29 +26,8 @@ const manual = [
   'macOS:          brew install redis',
   'Elsewhere:      install Redis 6 or newer so that redis-server and redis-cli are on PATH (https://redis.io/docs/latest/operate/oss_and_stack/install/).',
 ]
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
-if (!found('apt-get')) fail(['redis-server is not on PATH, and this script can only install it with apt-get.', ...manual])
-// Not root: sudo without a password prompt (-n), so the tests never hang waiting for one.
-const sudo = isRoot ? [] : ['sudo', '-n']
-if (!isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status !== 0)
-  fail(['redis-server is not on PATH, and installing it needs root: run as root, or with sudo that needs no password.', ...manual])
-
-const run = (args) => {
-  const command = [...sudo, 'apt-get', ...args]
-  log(command.join(' '))
-  const [file, ...rest] = command
-  const result = spawnSync(file, rest, {
-    stdio: 'inherit',
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
-  })
-  return result.status === 0 ? undefined : (result.status ?? result.signal)
-}
-
-/** Runs a shell line as root (directly, or through `sudo -n`). */
-const asRoot = (line) => {
-  const [file, ...rest] = [...sudo, 'sh', '-c', line]
-  return spawnSync(file, rest, { stdio: 'inherit' }).status === 0
-}
+const unable = cannotInstall('redis-server')
+if (unable) fail([unable, ...manual])
 
 // Debian's way to keep a package from starting its service: a policy-rc.d that answers 101 ("action forbidden"),
 // which invoke-rc.d and deb-systemd-invoke both honour. Put in place only for the install, and only if none exists.
@@ -58,18 +38,8 @@ if (ownPolicy) {
   if (!asRoot(`printf '#!/bin/sh\\nexit 101\\n' > ${POLICY} && chmod 755 ${POLICY}`))
     fail([`Could not write ${POLICY}; not installing, so as not to start the redis-server service.`, ...manual])
 }
-const install = () => {
-  log('redis-server is missing: installing the Debian package redis-server (the system service is not started).')
-  // The package lists may be missing or stale (a fresh container): install first, update and retry only if needed.
-  let failed = run(['install', '-y', '--no-install-recommends', 'redis-server'])
-  if (failed === undefined) return undefined
-  log(`apt-get install failed (exit code ${failed}): updating the package lists and trying again.`)
-  const updateFailed = run(['update'])
-  if (updateFailed !== undefined) return `apt-get update failed (exit code ${updateFailed}).`
-  failed = run(['install', '-y', '--no-install-recommends', 'redis-server'])
-  return failed === undefined ? undefined : `apt-get install redis-server failed (exit code ${failed}).`
-}
-const problem = install()
+log('redis-server is missing: installing the Debian package redis-server (the system service is not started).')
+const problem = aptInstall('redis-server', log)
 if (ownPolicy) {
   log(`removing ${POLICY}`)
   asRoot(`rm -f ${POLICY}`)

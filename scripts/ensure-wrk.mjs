@@ -5,6 +5,7 @@
 //
 //   node scripts/ensure-wrk.mjs
 import { spawnSync } from 'node:child_process'
+import { aptInstall, cannotInstall } from './apt.mjs'
 
 const log = (line) => console.log(`[wrk:install] ${line}`)
 const manual = [
@@ -20,24 +21,10 @@ const fail = (line) => {
 const version = () => spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout?.split('\n')[0]?.trim()
 
 if (version()) process.exit(0)
-if (spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status !== 0)
-  fail('wrk is not on PATH, and this script can only install it with apt-get.')
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0
-// Not root: sudo without a password prompt (-n), so the benchmarks never hang waiting for one.
-const sudo = isRoot ? [] : ['sudo', '-n']
-if (!isRoot && spawnSync('sudo', ['-n', 'true'], { stdio: 'ignore' }).status !== 0)
-  fail('wrk is not on PATH, and installing it needs root: run as root, or with sudo that needs no password.')
-
-const aptGet = (args) => {
-  const [file, ...rest] = [...sudo, 'apt-get', ...args]
-  log([file, ...rest].join(' '))
-  return spawnSync(file, rest, { stdio: 'inherit', env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' } }).status === 0
-}
+const unable = cannotInstall('wrk')
+if (unable) fail(unable)
 log('wrk is missing: installing the Debian package wrk.')
-// The package lists may be missing or stale (a fresh container): install first, update and retry only if needed.
-const installed =
-  aptGet(['install', '-y', '--no-install-recommends', 'wrk']) ||
-  (aptGet(['update']) && aptGet(['install', '-y', '--no-install-recommends', 'wrk']))
-if (!installed) fail('apt-get could not install wrk.')
+const problem = aptInstall('wrk', log)
+if (problem !== undefined) fail(problem)
 if (!version()) fail('apt-get installed wrk, but it is still not on PATH (Debian puts it in /usr/bin).')
 log(`installed: ${version()}`)
