@@ -57,12 +57,14 @@ function mockCreates(pad = '', create: CreateServer = createPetStoreServer): (i:
   }
 }
 
-/** Heap bytes per pet of a server world seeded with `count` pets (the world and its first answer included). */
-function seededPer(count: number, create: CreateServer = createPetStoreServer): number {
+const SEEDED = 100_000
+
+/** Heap bytes per pet of a server world seeded with `SEEDED` pets (the world and its first answer included). */
+function seededPer(create: CreateServer = createPetStoreServer): number {
   gc()
   gc()
   const before = process.memoryUsage().heapUsed
-  const server = create({ log: 'silent', pets: count })
+  const server = create({ log: 'silent', pets: SEEDED })
   const response = server.sessions.main.handle({
     method: 'GET',
     path: '/v1/pets',
@@ -73,13 +75,8 @@ function seededPer(count: number, create: CreateServer = createPetStoreServer): 
   if (response instanceof Promise || response.status !== 200) throw new Error('[bench] the seeded world did not answer 200 at once')
   gc()
   gc()
-  const bytes = (process.memoryUsage().heapUsed - before) / count
-  server.sessions.main.reset()
-  return bytes
+  return (process.memoryUsage().heapUsed - before) / SEEDED
 }
-
-const SEEDED = 100_000
-const retainedSeeded = (create?: CreateServer): number => seededPer(SEEDED, create)
 
 function bareCreates(): (i: number) => void {
   const pets: unknown[] = []
@@ -100,7 +97,7 @@ export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }>
   const mock = retainedPer(COUNT, mockCreates())
   const pad = 'x'.repeat(900 * 1024)
   const large = retainedPer(LARGE, mockCreates(pad), 10)
-  const seeded = retainedSeeded()
+  const seeded = seededPer()
   const baseline: (string | number)[][] = []
   if (BASELINE) {
     const other = (await import(pathToFileURL(join(BASELINE, 'dist/src/http.js')).href)) as { createPetStoreServer: CreateServer }
@@ -108,7 +105,7 @@ export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }>
     const largeThere = retainedPer(LARGE, mockCreates(pad, other.createPetStoreServer), 10)
     baseline.push([`${BASELINE} build`, mockThere, (mockThere / bare).toFixed(2), ''])
     baseline.push([`${BASELINE} build, each pet from a 0.9 MiB body`, largeThere, (largeThere / bare).toFixed(2), ''])
-    const seededThere = retainedSeeded(other.createPetStoreServer)
+    const seededThere = seededPer(other.createPetStoreServer)
     baseline.push([
       `${BASELINE} build, ${SEEDED.toLocaleString('en-US')} seeded pets (each)`,
       seededThere,
