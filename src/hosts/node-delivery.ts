@@ -20,6 +20,13 @@ export interface Exchange {
   readonly closeAfter: boolean
 }
 
+/** Changes written ahead of their answers in a batch (`--state-file`): answers wait while some are queued. */
+export interface WriteAhead {
+  readonly pending: boolean
+  /** Runs `then` once the queued changes are written. */
+  afterWrite(then: () => void): void
+}
+
 export interface DeliveryOptions<E extends Exchange> {
   /** Extra latency of each API answer in ms, on top of a scenario's (the server's `--latency`). */
   readonly latency?: (() => number) | undefined
@@ -29,6 +36,8 @@ export interface DeliveryOptions<E extends Exchange> {
   readonly onAnswered?: (exchange: E, status: number, response: ApiResponse) => void
   /** After the mock failed to answer (a bug): the 500 is written already. */
   readonly onFailed?: (exchange: E, error: unknown) => void
+  /** No API answer goes out before the changes queued ahead of it are written. */
+  readonly writeAhead?: WriteAhead | undefined
 }
 
 export interface Delivery<E extends Exchange> {
@@ -48,7 +57,7 @@ const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(
  * delivery.deliver({ req, res, world, headers: {}, closeAfter: false }, world.handle(request))
  */
 export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<E> = {}): Delivery<E> {
-  const { latency, closing, onAnswered, onFailed } = options
+  const { latency, closing, onAnswered, onFailed, writeAhead } = options
 
   const write = (exchange: E, response: ApiResponse): void => {
     const { res } = exchange
@@ -71,11 +80,25 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
     } else res.destroy()
   }
 
-  const answer = (exchange: E, response: ApiResponse): void => {
+  const answerNow = (exchange: E, response: ApiResponse): void => {
     if (response.drop === undefined) write(exchange, response)
     else drop(exchange, response)
     exchange.world.markDelivered(response)
     onAnswered?.(exchange, response.drop === undefined ? response.status : 0, response)
+  }
+
+  const answer = (exchange: E, response: ApiResponse): void => {
+    if (!writeAhead?.pending) {
+      answerNow(exchange, response)
+      return
+    }
+    writeAhead.afterWrite(() => {
+      try {
+        answerNow(exchange, response)
+      } catch (error) {
+        fail(exchange, error)
+      }
+    })
   }
 
   const fail = (exchange: E, error: unknown): void => {

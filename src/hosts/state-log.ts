@@ -2,6 +2,8 @@
  * The change log beside a state file (`FILE.log`): one JSON line per acknowledged change, written
  * to the OS before the answer is sent (with `--fsync`, to the disk), so an answered create survives
  * `kill -9` (issue #13). Lines carry a sequence number; the snapshot says up to which line it holds.
+ * Creates may be queued and written together (`queue`, then one `flush`): one write for all the
+ * creates of an event-loop turn, whose answers wait for it (issue #18).
  *
  * When a snapshot starts, the log moves aside to a segment `FILE.log.<last seq>` (a rename, nothing
  * copied: issue #18) and new lines go to a fresh `FILE.log`; once the snapshot is written, the
@@ -31,10 +33,16 @@ export interface LogMark {
 }
 
 export interface StateLog {
-  /** The last sequence number written. */
+  /** The last sequence number given to a line (written, or queued). */
   readonly seq: number
-  /** Appends one change; throws when the OS refuses the write. */
+  /** Lines are queued and not yet written. */
+  readonly pending: boolean
+  /** Writes the queued lines, then this change; throws when the OS refuses the write. */
   append(session: string, kind: 'create' | 'state', json: string): void
+  /** Queues one change, written by the next `flush` (or `append`, `mark`, `close`). */
+  queue(session: string, kind: 'create' | 'state', json: string): void
+  /** Writes the queued lines in one write (and one fsync with `--fsync`); throws when the OS refuses it. */
+  flush(): void
   /** A snapshot starts: the lines so far move to a segment of their own, and new ones go to a fresh log. */
   mark(): LogMark
   /** Deletes the segments whose lines a snapshot taken at `mark` holds. */
@@ -112,19 +120,38 @@ export function openStateLog(path: string, options: { fsync: boolean; seq: numbe
   let fd = openSync(path, 'a')
   let seq = options.seq
   let written = Math.min(size, options.wholeBytes)
+  let queued: string[] = []
+  const line = (session: string, kind: 'create' | 'state', json: string): string => {
+    seq += 1
+    return `{"seq":${seq},"session":${JSON.stringify(session)},"${kind}":${json}}\n`
+  }
+  const flush = (): void => {
+    if (queued.length === 0) return
+    const text = queued.length === 1 ? (queued[0] as string) : queued.join('')
+    // Taken first: lines a failed write lost are not written again ahead of later ones.
+    queued = []
+    const bytes = writeSync(fd, text)
+    if (bytes !== Buffer.byteLength(text)) throw new Error(`short write to ${path} (${bytes} bytes)`)
+    if (options.fsync) fsyncSync(fd)
+    written += bytes
+  }
   return {
     get seq() {
       return seq
     },
-    append(session, kind, json) {
-      const line = `{"seq":${seq + 1},"session":${JSON.stringify(session)},"${kind}":${json}}\n`
-      const bytes = writeSync(fd, line)
-      if (bytes !== Buffer.byteLength(line)) throw new Error(`short write to ${path} (${bytes} bytes)`)
-      if (options.fsync) fsyncSync(fd)
-      seq += 1
-      written += bytes
+    get pending() {
+      return queued.length > 0
     },
+    append(session, kind, json) {
+      queued.push(line(session, kind, json))
+      flush()
+    },
+    queue(session, kind, json) {
+      queued.push(line(session, kind, json))
+    },
+    flush,
     mark() {
+      flush()
       if (written > 0) {
         // A rename: the lines stay where they were written, whatever their number (no copy on the event loop).
         closeSync(fd)
@@ -138,7 +165,11 @@ export function openStateLog(path: string, options: { fsync: boolean; seq: numbe
       for (const segment of segmentsOf(path)) if (segment.seq <= mark.seq) unlinkSync(segment.file)
     },
     close(remove) {
-      closeSync(fd)
+      try {
+        flush()
+      } finally {
+        closeSync(fd)
+      }
       if (!remove) return
       unlinkSync(path)
       for (const segment of segmentsOf(path)) if (segment.seq <= seq) unlinkSync(segment.file)

@@ -1,7 +1,9 @@
 /**
  * `--state-file`: durable sessions (issue #13). Every acknowledged change is appended to the change
  * log before its answer is sent: a pet the API created (written ahead from the store), a session's
- * whole state after an admin call. The snapshot is rewritten now and then (counters and clocks go
+ * whole state after an admin call. The creates of one event-loop turn are written together: their
+ * lines are queued, one write at the end of the turn (`setImmediate`) takes them all, and every API
+ * answer waits for it (`afterWrite`), so none is sent before what it acknowledges is written. The snapshot is rewritten now and then (counters and clocks go
  * with it) and at shutdown, then the log lines it holds are dropped. Start-up loads the snapshot,
  * then replays the log. Failures are loud: a bad file or folder stops the start; a failing write
  * marks the server degraded (`/__mock/health`) and is logged.
@@ -28,6 +30,10 @@ export interface StateSaver {
   changed(): void
   /** An admin call changed a session's world: logged before it answers. */
   logState(session: string, world: World): void
+  /** Changes are queued for the log and not yet written: answers wait (`afterWrite`). */
+  readonly pending: boolean
+  /** Runs `then` once the queued changes are written (at once when none is queued). */
+  afterWrite(then: () => void): void
   /** Writes the snapshot now and closes the log; rejects when it cannot be written. */
   close(): Promise<void>
   /** Why saving fails, while it does. */
@@ -39,6 +45,8 @@ const NO_SAVER: StateSaver = {
   load: async () => {},
   changed: () => {},
   logState: () => {},
+  pending: false,
+  afterWrite: (then) => then(),
   close: async () => {},
   failure: undefined,
 }
@@ -114,10 +122,27 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     failure = `${what} ${target}: ${(error as Error).message}`
     console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
-  const append = (session: string, kind: 'create' | 'state', json: string): void => {
+  /** Answers waiting for the queued lines to be written. */
+  let waiting: (() => void)[] = []
+  const write = (): void => {
+    try {
+      log?.flush()
+    } catch (error) {
+      fail('append a change to the log of', error)
+    }
+    const ready = waiting
+    waiting = []
+    for (const then of ready) then()
+  }
+  const queue = (session: string, json: string): void => {
+    if (!log) return
+    if (!log.pending) setImmediate(write)
+    log.queue(session, 'create', json)
+  }
+  const append = (session: string, json: string): void => {
     if (!log) return
     try {
-      log.append(session, kind, json)
+      log.append(session, 'state', json)
     } catch (error) {
       fail('append a change to the log of', error)
     }
@@ -153,7 +178,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
 
   return {
     dataFor(session) {
-      const data = createIndexOnlyData((entry) => append(session, 'create', entry.json))
+      const data = createIndexOnlyData((entry) => queue(session, entry.json))
       stores?.set(session, data)
       return data
     },
@@ -163,14 +188,22 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     },
     changed,
     logState(session, world) {
-      append(session, 'state', stringifySnapshot(world.snapshot()))
+      append(session, stringifySnapshot(world.snapshot()))
       changed()
+    },
+    get pending() {
+      return (log?.pending ?? false) || waiting.length > 0
+    },
+    afterWrite(then) {
+      if (log?.pending || waiting.length > 0) waiting.push(then)
+      else then()
     },
     async close() {
       clearTimeout(timer)
       timer = undefined
       if (!log) return
       await running?.catch(() => undefined)
+      write()
       await run()
       log.close(true)
       log = undefined
