@@ -157,6 +157,18 @@ export function parseJson(text: string): JsonParseResult {
 }
 
 /**
+ * A world's pets as its storage hands them to a snapshot: with `textOf(i)`, the JSON text it keeps of pet `i` (the
+ * `serializePet` text), so a writer of the state file does not build it again. Not enumerable: the array still
+ * compares and prints as the pets it is.
+ */
+export type PetsWithText = PetRecord[] & { readonly textOf?: (index: number) => string }
+
+/** Gives `pets` the texts of `textOf` (see `PetsWithText`). */
+export function withPetTexts(pets: PetRecord[], textOf: (index: number) => string): PetsWithText {
+  return Object.defineProperty(pets, 'textOf', { value: textOf, enumerable: false })
+}
+
+/**
  * The Pet's JSON text, fields in the spec's order, int64 values exact. One flat string: joined with `+`, the text
  * would be a tree of seven or more pieces, and a stored pet never written alone (a seeded one, listed only in pages)
  * would keep that tree for its life, 200 more bytes and eight more objects for every collection to mark (issue #18).

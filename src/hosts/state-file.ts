@@ -32,9 +32,9 @@ export async function stateFileTarget(file: string): Promise<string> {
 }
 
 /** The text is handed to the file in writes of about this many characters; the event loop runs between them. */
-const WRITE_CHARS = 256 * 1024
+const WRITE_CHARS = 64 * 1024
 
-/** The state file's text in pieces: a few thousand pets each (see `snapshotPieces`). */
+/** The state file's text in pieces: a thousand pets each (see `snapshotPieces`). */
 function* statePieces(content: StateFileContent): Generator<string> {
   yield `{"version":1,"logSeq":${content.logSeq},"sessions":{`
   let first = true

@@ -5,6 +5,7 @@
  * directly (the standalone server's sessions, one-off scenario worlds). Imports nothing heavy.
  */
 import type { Collection } from '@msw/data'
+import { withPetTexts } from '../core/json.js'
 import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
 import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema, type PetStatus } from '../schemas.js'
 import { PET_STATUSES } from '../spec.js'
@@ -68,7 +69,17 @@ export function createIndexedPets(): IndexedPets {
     reserve(id) {
       if (id >= nextId) nextId = id + 1n
     },
-    snapshot: () => ({ pets: index.all().map((entry) => entry.pet), nextId }),
+    snapshot() {
+      // A copy: the index's own array changes while the snapshot is written in steps.
+      const entries = index.all().slice()
+      // The state file's writer takes each pet's text as the index keeps it (issue #18: built again, it was most of
+      // the snapshot's time).
+      const pets = withPetTexts(
+        entries.map((entry) => entry.pet),
+        (i) => (entries[i] as PetEntry).json,
+      )
+      return { pets, nextId }
+    },
   }
 }
 
