@@ -16,6 +16,7 @@ import { benchMemory } from './memory.js'
 import { benchPetBytes } from './pet-bytes.js'
 import { benchRedis } from './redis.js'
 import { benchSoak } from './soak.js'
+import { benchStateFile } from './state-file.js'
 import { benchTail } from './tail.js'
 
 const only = process.argv
@@ -38,6 +39,7 @@ const suites = {
   tail: benchTail,
   gc: benchGc,
   'pet-bytes': benchPetBytes,
+  'state-file': benchStateFile,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

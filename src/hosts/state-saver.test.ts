@@ -1,6 +1,7 @@
 /**
- * `--state-file` writes the creates of one event-loop turn together (issue #18): their lines are queued, one write
- * takes them all at the end of the turn, and no answer waits on that write goes out before it.
+ * `--state-file --fsync` writes the creates of one event-loop turn together (issue #18): their lines are queued, one
+ * write and one fsync take them all at the end of the turn, and no answer waiting on that write goes out before it.
+ * Without `--fsync`, each create is written at once.
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
@@ -20,6 +21,14 @@ const lines = (file: string): { seq: bigint | number; session: string }[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line))
 const pet = (name: string) => ({ name, categoryId: 1n })
+/** Does an answer waiting on `saver` go at once? */
+const runsAtOnce = (saver: { afterWrite(then: () => void): void }): boolean => {
+  let now = false
+  saver.afterWrite(() => {
+    now = true
+  })
+  return now
+}
 
 describe('state log: queued lines', () => {
   it('writes nothing until flushed, then every queued line in order with its own number', () => {
@@ -57,11 +66,11 @@ describe('state log: queued lines', () => {
   })
 })
 
-describe('state saver: one write per turn, answers after it', () => {
-  async function saverWithLog() {
+describe('state saver: with --fsync, one write per turn, answers after it', () => {
+  async function saverWithLog(fsync = true) {
     const folder = dir()
     let sessions: Sessions | undefined
-    const saver = createStateSaver(join(folder, 'state.json'), { fsync: false, sessions: () => sessions as Sessions })
+    const saver = createStateSaver(join(folder, 'state.json'), { fsync, sessions: () => sessions as Sessions })
     sessions = createSessions({ pets: 0, seed: 1 }, 10)
     await saver.load()
     // The storage of a session, writing each create ahead into the log.
@@ -88,11 +97,16 @@ describe('state saver: one write per turn, answers after it', () => {
     expect(released).toEqual(['Rex', 'Fido', 'Tom'])
     expect(saver.pending).toBe(false)
     // Nothing queued: an answer goes at once.
-    let now = false
-    saver.afterWrite(() => {
-      now = true
-    })
-    expect(now).toBe(true)
+    expect(runsAtOnce(saver)).toBe(true)
+    await saver.close()
+  })
+
+  it('without --fsync, writes each create at once and holds no answer', async () => {
+    const { saver, data, log } = await saverWithLog(false)
+    data.repository.add(pet('Rex'))
+    expect(lines(log)).toHaveLength(1)
+    expect(saver.pending).toBe(false)
+    expect(runsAtOnce(saver)).toBe(true)
     await saver.close()
   })
 
