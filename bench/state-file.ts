@@ -3,10 +3,13 @@
  * checkout's build with the same options (`--baseline=DIR`, e.g. the build before a change), measured round by
  * round in one run (A B C … A B C …), so the machine's drift falls on all alike. Fresh servers, 10,000 pets each.
  *
+ * Before the load: the time to write a 300,000-pet world's state file in-process, and the longest step of it.
+ *
  *   npm run bench -- --only=state-file                              (about 2 minutes)
  *   npm run bench -- --only=state-file --baseline=/tmp/before        (about 3 minutes)
  */
 import { join } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { BENCH_KEY, median, quick, ROOT, startMock, table, tempDir, verdict, waitFor, wrk } from './lib.js'
 
 const PETS = 10_000
@@ -23,8 +26,46 @@ interface Server {
   readonly args: string[]
 }
 
+/** The snapshot of a `pets`-pet world written to a state file by `checkout`'s build: its time, and its longest step. */
+async function snapshotSteps(checkout: string, pets: number, file: string): Promise<{ totalMs: number; longestMs: number }> {
+  const load = (path: string) => import(pathToFileURL(join(checkout, 'dist/src', path)).href)
+  const { createWorld } = await load('world/create-world.js')
+  const { writeStateFile } = await load('hosts/state-file.js')
+  const world = createWorld({ seed: 1, pets })
+  const runs: { totalMs: number; longestMs: number }[] = []
+  for (let run = 0; run < 3; run++) {
+    // The longest time the event loop is held: what a request arriving during the write may wait.
+    let last = performance.now()
+    let longestMs = 0
+    let writing = true
+    const tick = () => {
+      const now = performance.now()
+      longestMs = Math.max(longestMs, now - last)
+      last = now
+      if (writing) setImmediate(tick)
+    }
+    setImmediate(tick)
+    const started = performance.now()
+    await writeStateFile(file, { version: 1, logSeq: 0, sessions: new Map([['default', world.snapshot()]]) })
+    const totalMs = performance.now() - started
+    writing = false
+    runs.push({ totalMs, longestMs })
+  }
+  return { totalMs: median(runs.map((r) => r.totalMs)), longestMs: median(runs.map((r) => r.longestMs)) }
+}
+
 export async function benchStateFile(): Promise<{ lines: string[]; ok: boolean }> {
   const baseline = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice(11)
+  const lines: string[] = []
+  const SNAPSHOT_PETS = quick ? 100_000 : 300_000
+  console.log(`\n# Writing the state file of ${SNAPSHOT_PETS.toLocaleString('en-US')} pets in-process (median of 3)`)
+  const stepRows: (string | number)[][] = [['build', 'total ms', 'longest step ms']]
+  const builds: [string, string][] = [['this build', ROOT], ...(baseline ? [['baseline', baseline] as [string, string]] : [])]
+  for (const [name, checkout] of builds) {
+    const steps = await snapshotSteps(checkout, SNAPSHOT_PETS, join(tempDir('petstore-bench-steps-'), 'state.json'))
+    stepRows.push([name, steps.totalMs, steps.longestMs])
+  }
+  lines.push(table('Snapshot write (the event loop runs between steps)', stepRows))
   const dir = tempDir('petstore-bench-state-')
   const file = (name: string) => ['--state-file', join(dir, `${name}.json`)]
   const servers: Server[] = [
@@ -42,7 +83,6 @@ export async function benchStateFile(): Promise<{ lines: string[]; ok: boolean }
     `\n# POST /v1/pets with --state-file (${PETS.toLocaleString('en-US')} pets, wrk -t1, ${SECONDS} s x ${ROUNDS} rounds alternating, medians)${baseline ? `, baseline ${baseline}` : ''}`,
   )
   const procs = servers.map((server) => startMock(server.port, ['--pets', String(PETS), ...server.args], server.checkout))
-  const lines: string[] = []
   const targets: (string | number)[][] = [['target', 'ratio', 'wanted', 'verdict']]
   let ok = true
   try {
