@@ -194,12 +194,15 @@ export function createJournal({
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
   // Answers not yet handed to the client. Most are delivered before the next is recorded, so the newest waits in
-  // `last` and only one recorded before it was delivered goes into the Map (a Map entry per request was the
-  // journal's largest garbage). The Map is capped for hosts that never report delivery.
+  // `last`. The standalone server holds the answers of an event-loop turn and sends them together (issue #18): those
+  // recorded before the newest wait in two arrays, oldest first, and are looked up from the front. Not a Map keyed by
+  // the response: with answers held, it tripled the bytes each request left to the old generation. Capped for hosts
+  // that never report delivery.
   let lastResponse: ApiResponse | undefined
   let lastRaw: Raw | undefined
-  const undelivered = new Map<ApiResponse, Raw>()
-  const undeliveredCap = Math.max(limit, 1_000)
+  const waitingResponses: ApiResponse[] = []
+  const waitingRaws: Raw[] = []
+  const waitingCap = Math.max(limit, 1_000)
   const entries = new PackedEntries(limit, budget)
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
@@ -211,8 +214,11 @@ export function createJournal({
       lastResponse = lastRaw = undefined
       return raw
     }
-    const raw = undelivered.get(response)
-    if (raw) undelivered.delete(response)
+    const at = waitingResponses.indexOf(response)
+    if (at === -1) return undefined
+    const raw = waitingRaws[at]
+    waitingResponses.splice(at, 1)
+    waitingRaws.splice(at, 1)
     return raw
   }
 
@@ -224,8 +230,12 @@ export function createJournal({
       const raw = rawOf(seq, now(), request, response, extra)
       if (limit > 0) entries.keep(raw)
       if (lastResponse !== undefined && lastRaw !== undefined) {
-        undelivered.set(lastResponse, lastRaw)
-        if (undelivered.size > undeliveredCap) undelivered.delete(undelivered.keys().next().value as ApiResponse)
+        waitingResponses.push(lastResponse)
+        waitingRaws.push(lastRaw)
+        if (waitingResponses.length > waitingCap) {
+          waitingResponses.shift()
+          waitingRaws.shift()
+        }
       }
       lastResponse = response
       lastRaw = raw

@@ -156,7 +156,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const delivery = createNodeDelivery<ServerExchange>({
     latency: latencyOf(options),
     closing: () => closing,
-    writeAhead: options.stateFile !== undefined && options.fsync ? saver : undefined,
+    batch: true,
+    beforeAnswers: saver.flush,
     onAnswered(exchange, status, response) {
       saver.changed()
       log.line(exchange, status, response.meta?.plan, response.meta?.fault)

@@ -20,13 +20,6 @@ export interface Exchange {
   readonly closeAfter: boolean
 }
 
-/** Changes written ahead of their answers in a batch (`--state-file`): answers wait while some are queued. */
-export interface WriteAhead {
-  readonly pending: boolean
-  /** Runs `then` once the queued changes are written. */
-  afterWrite(then: () => void): void
-}
-
 export interface DeliveryOptions<E extends Exchange> {
   /** Extra latency of each API answer in ms, on top of a scenario's (the server's `--latency`). */
   readonly latency?: (() => number) | undefined
@@ -36,8 +29,14 @@ export interface DeliveryOptions<E extends Exchange> {
   readonly onAnswered?: (exchange: E, status: number, response: ApiResponse) => void
   /** After the mock failed to answer (a bug): the 500 is written already. */
   readonly onFailed?: (exchange: E, error: unknown) => void
-  /** No API answer goes out before the changes queued ahead of it are written. */
-  readonly writeAhead?: WriteAhead | undefined
+  /**
+   * Hold the API answers of an event-loop turn and write them together at its end (`setImmediate`), as the standalone
+   * server does (issue #18): the writes go out back to back rather than between the reads of the turn, which on a
+   * loaded server answers more requests a second with no worse a tail. Off: each answer is written at once.
+   */
+  readonly batch?: boolean
+  /** With `batch`: runs before the held answers are written (the state file writes the turn's changes here). */
+  readonly beforeAnswers?: () => void
 }
 
 export interface Delivery<E extends Exchange> {
@@ -57,7 +56,7 @@ const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(
  * delivery.deliver({ req, res, world, headers: {}, closeAfter: false }, world.handle(request))
  */
 export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<E> = {}): Delivery<E> {
-  const { latency, closing, onAnswered, onFailed, writeAhead } = options
+  const { latency, closing, onAnswered, onFailed, batch = false, beforeAnswers } = options
 
   const write = (exchange: E, response: ApiResponse): void => {
     const { res } = exchange
@@ -87,18 +86,36 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
     onAnswered?.(exchange, response.drop === undefined ? response.status : 0, response)
   }
 
-  const answer = (exchange: E, response: ApiResponse): void => {
-    if (!writeAhead?.pending) {
-      answerNow(exchange, response)
-      return
+  // The answers held until the end of the turn, in the order they were given (`batch`).
+  let heldExchanges: E[] = []
+  let heldResponses: ApiResponse[] = []
+  const release = (): void => {
+    const exchanges = heldExchanges
+    const responses = heldResponses
+    heldExchanges = []
+    heldResponses = []
+    try {
+      beforeAnswers?.()
+    } catch (error) {
+      console.error('[petstore-mock] Could not finish the changes before the answers:', error)
     }
-    writeAhead.afterWrite(() => {
+    for (let i = 0; i < exchanges.length; i++) {
+      const exchange = exchanges[i] as E
       try {
-        answerNow(exchange, response)
+        answerNow(exchange, responses[i] as ApiResponse)
       } catch (error) {
         fail(exchange, error)
       }
-    })
+    }
+  }
+  const answer = (exchange: E, response: ApiResponse): void => {
+    if (!batch) {
+      answerNow(exchange, response)
+      return
+    }
+    if (heldExchanges.length === 0) setImmediate(release)
+    heldExchanges.push(exchange)
+    heldResponses.push(response)
   }
 
   const fail = (exchange: E, error: unknown): void => {

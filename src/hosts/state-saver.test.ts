@@ -1,14 +1,13 @@
 /**
- * `--state-file --fsync` writes the creates of one event-loop turn together (issue #18): their lines are queued, one
- * write and one fsync take them all at the end of the turn, and no answer waiting on that write goes out before it.
- * Without `--fsync`, each create is written at once.
+ * The standalone server holds the answers of an event-loop turn and writes them together at its end; `--state-file`
+ * writes the creates of the turn in one write (and one fsync with `--fsync`) just before (issue #18).
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createNodeDelivery, type Exchange, type WriteAhead } from './node-delivery.js'
+import { createNodeDelivery, type Exchange } from './node-delivery.js'
 import { createSessions, type Sessions } from './sessions.js'
 import { openStateLog } from './state-log.js'
 import { createStateSaver } from './state-saver.js'
@@ -21,14 +20,6 @@ const lines = (file: string): { seq: bigint | number; session: string }[] =>
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line))
 const pet = (name: string) => ({ name, categoryId: 1n })
-/** Does an answer waiting on `saver` go at once? */
-const runsAtOnce = (saver: { afterWrite(then: () => void): void }): boolean => {
-  let now = false
-  saver.afterWrite(() => {
-    now = true
-  })
-  return now
-}
 
 describe('state log: queued lines', () => {
   it('writes nothing until flushed, then every queued line in order with its own number', () => {
@@ -66,8 +57,8 @@ describe('state log: queued lines', () => {
   })
 })
 
-describe('state saver: with --fsync, one write per turn, answers after it', () => {
-  async function saverWithLog(fsync = true) {
+describe('state saver: the creates of a turn in one write', () => {
+  async function saverWithLog(fsync = false) {
     const folder = dir()
     let sessions: Sessions | undefined
     const saver = createStateSaver(join(folder, 'state.json'), { fsync, sessions: () => sessions as Sessions })
@@ -79,84 +70,79 @@ describe('state saver: with --fsync, one write per turn, answers after it', () =
     return { saver, data, log: join(folder, 'state.json.log') }
   }
 
-  it('holds the answers of a turn until its creates are written, then releases them in order', async () => {
+  for (const fsync of [false, true]) {
+    it(`queues the creates and writes them all when flushed${fsync ? ', with --fsync' : ''}`, async () => {
+      const { saver, data, log } = await saverWithLog(fsync)
+      for (const name of ['Rex', 'Fido', 'Tom']) data.repository.add(pet(name))
+      expect(readFileSync(log, 'utf8')).toBe('')
+      saver.flush()
+      expect(lines(log).map((line) => [line.seq, (line as unknown as { create: { name: string } }).create.name])).toEqual([
+        [1, 'Rex'],
+        [2, 'Fido'],
+        [3, 'Tom'],
+      ])
+      await saver.close()
+    })
+  }
+
+  it('writes the queued creates at the end of the turn when no answer flushes them (an answer held by a latency)', async () => {
     const { saver, data, log } = await saverWithLog()
-    const released: string[] = []
-    for (const name of ['Rex', 'Fido', 'Tom']) {
-      data.repository.add(pet(name))
-      saver.afterWrite(() => {
-        released.push(name)
-        // Each answer goes out only once its line (and every line before it) is in the log.
-        expect(lines(log).length).toBe(3)
-      })
-    }
-    expect(saver.pending).toBe(true)
-    expect(released).toEqual([])
+    data.repository.add(pet('Rex'))
     expect(readFileSync(log, 'utf8')).toBe('')
     await turn()
-    expect(released).toEqual(['Rex', 'Fido', 'Tom'])
-    expect(saver.pending).toBe(false)
-    // Nothing queued: an answer goes at once.
-    expect(runsAtOnce(saver)).toBe(true)
-    await saver.close()
-  })
-
-  it('without --fsync, writes each create at once and holds no answer', async () => {
-    const { saver, data, log } = await saverWithLog(false)
-    data.repository.add(pet('Rex'))
     expect(lines(log)).toHaveLength(1)
-    expect(saver.pending).toBe(false)
-    expect(runsAtOnce(saver)).toBe(true)
     await saver.close()
-  })
-
-  it('writes the queued creates at close, and releases what waits on them', async () => {
-    const { saver, data } = await saverWithLog()
-    data.repository.add(pet('Rex'))
-    let released = false
-    saver.afterWrite(() => {
-      released = true
-    })
-    await saver.close()
-    expect(released).toBe(true)
   })
 })
 
-describe('node delivery with a write-ahead', () => {
-  function fakeExchange() {
-    const written: number[] = []
-    const res = { writeHead: (status: number) => written.push(status), end: () => undefined, on: () => res }
+describe('node delivery, holding the answers of a turn', () => {
+  function fakeExchange(events: string[], name: string) {
+    const res = {
+      writeHead: (status: number) => events.push(`${name} ${status}`),
+      end: () => undefined,
+      on: () => res,
+      headersSent: false,
+      destroyed: false,
+    }
     const exchange: Exchange = {
       req: {} as IncomingMessage,
       res: res as unknown as ServerResponse,
-      world: { markDelivered: () => undefined },
+      world: {
+        markDelivered: () => {
+          if (name === 'b') throw new Error('b fails')
+        },
+      },
       headers: {},
       closeAfter: false,
     }
-    return { exchange, written }
+    return exchange
   }
+  const answer = (status: number) => ({ status, headers: {}, body: '{}' })
 
-  it('writes no answer while changes are queued, and writes it once they are written', () => {
-    const waiting: (() => void)[] = []
-    const writeAhead: WriteAhead = {
-      get pending() {
-        return true
-      },
-      afterWrite: (then) => waiting.push(then),
-    }
-    const delivery = createNodeDelivery({ writeAhead })
-    const { exchange, written } = fakeExchange()
-    delivery.deliver(exchange, { status: 201, headers: {}, body: '{}' })
-    expect(written).toEqual([])
-    for (const then of waiting) then()
-    expect(written).toEqual([201])
+  it('writes no answer during the turn, then runs beforeAnswers and writes them all, in order, at its end', async () => {
+    const events: string[] = []
+    const delivery = createNodeDelivery({ batch: true, beforeAnswers: () => events.push('log written') })
+    delivery.deliver(fakeExchange(events, 'a'), answer(201))
+    delivery.deliver(fakeExchange(events, 'c'), answer(200))
+    expect(events).toEqual([])
+    await turn()
+    expect(events).toEqual(['log written', 'a 201', 'c 200'])
   })
 
-  it('writes at once when nothing is queued', () => {
-    const writeAhead: WriteAhead = { pending: false, afterWrite: () => expect.unreachable('nothing waits') }
-    const delivery = createNodeDelivery({ writeAhead })
-    const { exchange, written } = fakeExchange()
-    delivery.deliver(exchange, { status: 200, headers: {}, body: '[]' })
-    expect(written).toEqual([200])
+  it('writes the other answers of the turn when one of them fails', async () => {
+    const events: string[] = []
+    const failed: unknown[] = []
+    const delivery = createNodeDelivery({ batch: true, onFailed: (_exchange, error) => failed.push(error) })
+    for (const name of ['a', 'b', 'c']) delivery.deliver(fakeExchange(events, name), answer(200))
+    await turn()
+    expect(events.filter((event) => event.endsWith(' 200'))).toEqual(['a 200', 'b 200', 'c 200'])
+    expect(failed).toHaveLength(1)
+  })
+
+  it('writes at once without batch (the express middleware)', () => {
+    const events: string[] = []
+    const delivery = createNodeDelivery({})
+    delivery.deliver(fakeExchange(events, 'a'), answer(200))
+    expect(events).toEqual(['a 200'])
   })
 })

@@ -1,10 +1,10 @@
 /**
  * `--state-file`: durable sessions (issue #13). Every acknowledged change is appended to the change
  * log before its answer is sent: a pet the API created (written ahead from the store), a session's
- * whole state after an admin call. With `--fsync`, the creates of one event-loop turn are written
- * together: their lines are queued, one write and one fsync at the end of the turn (`setImmediate`)
- * take them all, and every API answer waits for it (`afterWrite`), so none is sent before what it
- * acknowledges is on the disk. The snapshot is rewritten now and then (counters and clocks go
+ * whole state after an admin call. The creates of one event-loop turn are written together: their
+ * lines are queued, and one write (and with `--fsync` one fsync) takes them all before the server
+ * sends the turn's answers (`flush`, which the server's delivery calls first), or at the end of the
+ * turn if no answer goes then; so no answer is sent before what it acknowledges is written. The snapshot is rewritten now and then (counters and clocks go
  * with it) and at shutdown, then the log lines it holds are dropped. Start-up loads the snapshot,
  * then replays the log. Failures are loud: a bad file or folder stops the start; a failing write
  * marks the server degraded (`/__mock/health`) and is logged.
@@ -31,10 +31,8 @@ export interface StateSaver {
   changed(): void
   /** An admin call changed a session's world: logged before it answers. */
   logState(session: string, world: World): void
-  /** Changes are queued for the log and not yet written: answers wait (`afterWrite`). */
-  readonly pending: boolean
-  /** Runs `then` once the queued changes are written (at once when none is queued). */
-  afterWrite(then: () => void): void
+  /** Writes the queued creates now (the server calls it before it sends the answers of a turn). */
+  flush(): void
   /** Writes the snapshot now and closes the log; rejects when it cannot be written. */
   close(): Promise<void>
   /** Why saving fails, while it does. */
@@ -46,8 +44,7 @@ const NO_SAVER: StateSaver = {
   load: async () => {},
   changed: () => {},
   logState: () => {},
-  pending: false,
-  afterWrite: (then) => then(),
+  flush: () => {},
   close: async () => {},
   failure: undefined,
 }
@@ -123,17 +120,12 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     failure = `${what} ${target}: ${(error as Error).message}`
     console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
-  /** Answers waiting for the queued lines to be written. */
-  let waiting: (() => void)[] = []
-  const write = (): void => {
+  const flush = (): void => {
     try {
       log?.flush()
     } catch (error) {
       fail('append a change to the log of', error)
     }
-    const ready = waiting
-    waiting = []
-    for (const then of ready) then()
   }
   const append = (session: string, kind: 'create' | 'state', json: string): void => {
     if (!log) return
@@ -143,18 +135,11 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       fail('append a change to the log of', error)
     }
   }
-  /**
-   * A create: with `--fsync`, queued for the write at the end of the turn (an fsync per create would cap the server
-   * at a few thousand creates a second). Without it, written at once: holding the turn's answers for one write
-   * raised the create p99 more than the write it saved (issue #18, docs/benchmarks.md).
-   */
+  /** A create: queued, and written with the others of its turn before their answers (or at the turn's end). */
   const create = (session: string, json: string): void => {
     if (!log) return
-    if (!options.fsync) append(session, 'create', json)
-    else {
-      if (!log.pending) setImmediate(write)
-      log.queue(session, 'create', json)
-    }
+    if (!log.pending) setImmediate(flush)
+    log.queue(session, 'create', json)
   }
 
   const compact = async (): Promise<void> => {
@@ -200,19 +185,13 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       append(session, 'state', stringifySnapshot(world.snapshot()))
       changed()
     },
-    get pending() {
-      return (log?.pending ?? false) || waiting.length > 0
-    },
-    afterWrite(then) {
-      if (log?.pending || waiting.length > 0) waiting.push(then)
-      else then()
-    },
+    flush,
     async close() {
       clearTimeout(timer)
       timer = undefined
       if (!log) return
       await running?.catch(() => undefined)
-      write()
+      flush()
       await run()
       log.close(true)
       log = undefined
