@@ -175,6 +175,47 @@ function tell<T>(value: T, group: Set<(value: T) => void>): void {
 }
 
 /**
+ * Answers recorded and not yet handed to the client. Most are delivered before the next is recorded, so the newest
+ * waits in `last`. The standalone server holds the answers of an event-loop turn and sends them together (issue #18,
+ * decision 015): those recorded before the newest wait in two arrays, oldest first, looked up from the front. Not a
+ * Map keyed by the response: with answers held, it tripled the bytes each request left to the old generation. Capped
+ * for hosts that never report delivery.
+ */
+function createUndelivered(cap: number) {
+  let lastResponse: ApiResponse | undefined
+  let lastRaw: Raw | undefined
+  const responses: ApiResponse[] = []
+  const raws: Raw[] = []
+  return {
+    hold(response: ApiResponse, raw: Raw): void {
+      if (lastResponse !== undefined && lastRaw !== undefined) {
+        responses.push(lastResponse)
+        raws.push(lastRaw)
+        if (responses.length > cap) {
+          responses.shift()
+          raws.shift()
+        }
+      }
+      lastResponse = response
+      lastRaw = raw
+    },
+    take(response: ApiResponse): Raw | undefined {
+      if (response === lastResponse) {
+        const raw = lastRaw
+        lastResponse = lastRaw = undefined
+        return raw
+      }
+      const at = responses.indexOf(response)
+      if (at === -1) return undefined
+      const raw = raws[at]
+      responses.splice(at, 1)
+      raws.splice(at, 1)
+      return raw
+    },
+  }
+}
+
+/**
  * Creates a bounded journal. Entries are built lazily from the raw exchange, so recording costs
  * little on the hot path.
  *
@@ -193,35 +234,12 @@ export function createJournal({
 }): JournalRecorder {
   if (!Number.isInteger(limit) || limit < 0)
     throw new TypeError(`[petstore-mock] journal limit must be a whole number, got ${String(limit)}.`)
-  // Answers not yet handed to the client. Most are delivered before the next is recorded, so the newest waits in
-  // `last`. The standalone server holds the answers of an event-loop turn and sends them together (issue #18): those
-  // recorded before the newest wait in two arrays, oldest first, and are looked up from the front. Not a Map keyed by
-  // the response: with answers held, it tripled the bytes each request left to the old generation. Capped for hosts
-  // that never report delivery.
-  let lastResponse: ApiResponse | undefined
-  let lastRaw: Raw | undefined
-  const waitingResponses: ApiResponse[] = []
-  const waitingRaws: Raw[] = []
-  const waitingCap = Math.max(limit, 1_000)
+  const undelivered = createUndelivered(Math.max(limit, 1_000))
   const entries = new PackedEntries(limit, budget)
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
   const listeners = new Set<Listener>()
   const all = (): JournalEntry[] => entries.live().map(entryOf)
-  const pending = (response: ApiResponse): Raw | undefined => {
-    if (response === lastResponse) {
-      const raw = lastRaw
-      lastResponse = lastRaw = undefined
-      return raw
-    }
-    const at = waitingResponses.indexOf(response)
-    if (at === -1) return undefined
-    const raw = waitingRaws[at]
-    waitingResponses.splice(at, 1)
-    waitingRaws.splice(at, 1)
-    return raw
-  }
-
   return {
     limit,
     record(request, response, extra) {
@@ -229,21 +247,12 @@ export function createJournal({
       if (limit === 0 && waiters.size === 0 && listeners.size === 0) return
       const raw = rawOf(seq, now(), request, response, extra)
       if (limit > 0) entries.keep(raw)
-      if (lastResponse !== undefined && lastRaw !== undefined) {
-        waitingResponses.push(lastResponse)
-        waitingRaws.push(lastRaw)
-        if (waitingResponses.length > waitingCap) {
-          waitingResponses.shift()
-          waitingRaws.shift()
-        }
-      }
-      lastResponse = response
-      lastRaw = raw
+      undelivered.hold(response, raw)
       if (waiters.size > 0) tell(toEntry(raw), waiters)
       if (listeners.size > 0) tellListeners(raw, listeners)
     },
     delivered(response, nextArrival) {
-      const raw = pending(response)
+      const raw = undelivered.take(response)
       if (!raw) return
       // The packed entry (if still kept), and the one listeners may still summarize.
       entries.delivered(raw.seq, nextArrival)

@@ -9,16 +9,15 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { RequestHandler } from 'msw'
 import { problem } from '../core/errors.js'
-import { between, createRandom } from '../core/random.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 import type { AdminOptions } from './admin/app.js'
 import { createEventStreams } from './admin/event-stream.js'
 import type { CorsOrigins } from './cors.js'
-import { createNodeDelivery } from './node-delivery.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
-import { createRequestRouter, type ServerExchange } from './request-router.js'
+import { createRequestRouter } from './request-router.js'
+import { isHangUp, serverDelivery } from './server-delivery.js'
 import { createSessions, type Sessions } from './sessions.js'
 import { createStateSaver } from './state-saver.js'
 
@@ -76,23 +75,7 @@ export interface PetStoreServer {
 
 import { isLoopback } from './admin/access.js'
 
-export { isLoopback }
-
-/** The server's `--latency`, drawn from a generator seeded by the world's seed. */
-function latencyOf(options: PetStoreServerOptions): (() => number) | undefined {
-  const { latency } = options
-  if (latency === undefined) return undefined
-  if (typeof latency === 'number') return () => latency
-  const random = createRandom((options.seed ?? 1) ^ 0x5eed)
-  return () => between(random, latency.min, latency.max)
-}
-
-/** Whether an error only says the client hung up: logged as `aborted`, without a stack (issue #13). */
-export function isHangUp(error: unknown): boolean {
-  const { code, message } = error as NodeJS.ErrnoException
-  // HPE_INVALID_EOF_STATE: the connection ended in the middle of a request.
-  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'HPE_INVALID_EOF_STATE' || message === 'aborted'
-}
+export { isHangUp, isLoopback }
 
 /**
  * Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body,
@@ -153,21 +136,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const saver = createStateSaver(options.stateFile, { fsync: options.fsync ?? false, sessions: () => sessions })
   const { sessions, ...store } = sessionStore(options, createSessions(options, options.maxSessions ?? 1_000, saver.dataFor))
   const log = createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`)))
-  const delivery = createNodeDelivery<ServerExchange>({
-    latency: latencyOf(options),
-    closing: () => closing,
-    batch: true,
-    beforeAnswers: saver.flush,
-    onAnswered(exchange, status, response) {
-      saver.changed()
-      log.line(exchange, status, response.meta?.plan, response.meta?.fault)
-    },
-    onFailed(exchange, error) {
-      if (isHangUp(error)) return log.line(exchange, 0, undefined, 'aborted')
-      console.error('[petstore-mock] Request failed:', error)
-      log.line(exchange, 500, undefined, 'error')
-    },
-  })
+  const delivery = serverDelivery(options, saver, log, () => closing)
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
   const streams = createEventStreams()

@@ -51,6 +51,43 @@ export interface Delivery<E extends Exchange> {
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
 
 /**
+ * `answer`, holding the answers given during an event-loop turn and writing them at its end, in order, after
+ * `beforeAnswers` (decision 015). One failing answer does not hold back the others.
+ */
+function heldUntilTurnEnd<E>(
+  answer: (exchange: E, response: ApiResponse) => void,
+  fail: (exchange: E, error: unknown) => void,
+  beforeAnswers: (() => void) | undefined,
+): (exchange: E, response: ApiResponse) => void {
+  let exchanges: E[] = []
+  let responses: ApiResponse[] = []
+  const release = (): void => {
+    const held = exchanges
+    const answers = responses
+    exchanges = []
+    responses = []
+    try {
+      beforeAnswers?.()
+    } catch (error) {
+      console.error('[petstore-mock] Could not finish the changes before the answers:', error)
+    }
+    for (let i = 0; i < held.length; i++) {
+      const exchange = held[i] as E
+      try {
+        answer(exchange, answers[i] as ApiResponse)
+      } catch (error) {
+        fail(exchange, error)
+      }
+    }
+  }
+  return (exchange, response) => {
+    if (exchanges.length === 0) setImmediate(release)
+    exchanges.push(exchange)
+    responses.push(response)
+  }
+}
+
+/**
  * @example
  * const delivery = createNodeDelivery({ onAnswered: (exchange, status) => log(exchange, status) })
  * delivery.deliver({ req, res, world, headers: {}, closeAfter: false }, world.handle(request))
@@ -86,37 +123,9 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
     onAnswered?.(exchange, response.drop === undefined ? response.status : 0, response)
   }
 
-  // The answers held until the end of the turn, in the order they were given (`batch`).
-  let heldExchanges: E[] = []
-  let heldResponses: ApiResponse[] = []
-  const release = (): void => {
-    const exchanges = heldExchanges
-    const responses = heldResponses
-    heldExchanges = []
-    heldResponses = []
-    try {
-      beforeAnswers?.()
-    } catch (error) {
-      console.error('[petstore-mock] Could not finish the changes before the answers:', error)
-    }
-    for (let i = 0; i < exchanges.length; i++) {
-      const exchange = exchanges[i] as E
-      try {
-        answerNow(exchange, responses[i] as ApiResponse)
-      } catch (error) {
-        fail(exchange, error)
-      }
-    }
-  }
-  const answer = (exchange: E, response: ApiResponse): void => {
-    if (!batch) {
-      answerNow(exchange, response)
-      return
-    }
-    if (heldExchanges.length === 0) setImmediate(release)
-    heldExchanges.push(exchange)
-    heldResponses.push(response)
-  }
+  const answer: (exchange: E, response: ApiResponse) => void = batch
+    ? heldUntilTurnEnd(answerNow, (exchange, error) => fail(exchange, error), beforeAnswers)
+    : answerNow
 
   const fail = (exchange: E, error: unknown): void => {
     const { res } = exchange

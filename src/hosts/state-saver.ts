@@ -101,6 +101,29 @@ async function openState(
   }
 }
 
+/** Writing to the log, if open: a failure is reported (`failed`), not thrown, and the answer goes on. */
+function logWriter(current: () => StateLog | undefined, failed: (error: unknown) => void) {
+  const logging = (write: (log: StateLog) => void): void => {
+    try {
+      const log = current()
+      if (log) write(log)
+    } catch (error) {
+      failed(error)
+    }
+  }
+  const flush = (): void => logging((log) => log.flush())
+  return {
+    logging,
+    flush,
+    /** A create is queued, and written with the others of its turn before their answers (or at the turn's end). */
+    queueCreate: (session: string, json: string): void =>
+      logging((log) => {
+        if (!log.pending) setImmediate(flush)
+        log.queue(session, 'create', json)
+      }),
+  }
+}
+
 /**
  * @example
  * const saver = createStateSaver('/tmp/petstore.json', { fsync: false, sessions: () => sessions })
@@ -120,27 +143,10 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     failure = `${what} ${target}: ${(error as Error).message}`
     console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
-  const flush = (): void => {
-    try {
-      log?.flush()
-    } catch (error) {
-      fail('append a change to the log of', error)
-    }
-  }
-  const append = (session: string, kind: 'create' | 'state', json: string): void => {
-    if (!log) return
-    try {
-      log.append(session, kind, json)
-    } catch (error) {
-      fail('append a change to the log of', error)
-    }
-  }
-  /** A create: queued, and written with the others of its turn before their answers (or at the turn's end). */
-  const create = (session: string, json: string): void => {
-    if (!log) return
-    if (!log.pending) setImmediate(flush)
-    log.queue(session, 'create', json)
-  }
+  const { logging, flush, queueCreate } = logWriter(
+    () => log,
+    (error) => fail('append a change to the log of', error),
+  )
 
   const compact = async (): Promise<void> => {
     if (!log) return
@@ -172,7 +178,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
 
   return {
     dataFor(session) {
-      const data = createIndexOnlyData((entry) => create(session, entry.json))
+      const data = createIndexOnlyData((entry) => queueCreate(session, entry.json))
       stores?.set(session, data)
       return data
     },
@@ -182,7 +188,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     },
     changed,
     logState(session, world) {
-      append(session, 'state', stringifySnapshot(world.snapshot()))
+      logging((open) => open.append(session, 'state', stringifySnapshot(world.snapshot())))
       changed()
     },
     flush,

@@ -1,0 +1,51 @@
+/**
+ * The standalone server's delivery step: its `--latency`, the answers of an event-loop turn held and written together
+ * after the turn's state-file changes (decision 015), and a log line for each answer.
+ */
+import { between, createRandom } from '../core/random.js'
+import { createNodeDelivery } from './node-delivery.js'
+import type { RequestLog } from './request-log.js'
+import type { ServerExchange } from './request-router.js'
+import type { StateSaver } from './state-saver.js'
+
+/** What the delivery reads of the server's options (`PetStoreServerOptions`). */
+export interface DeliveryOptions {
+  /** Extra latency per API response, in ms: a fixed number or `{ min, max }` (drawn from a generator seeded by `seed`). */
+  readonly latency?: number | { min: number; max: number } | undefined
+  readonly seed?: number | undefined
+}
+
+/** The server's `--latency`, drawn from a generator seeded by the world's seed. */
+function latencyOf(options: DeliveryOptions): (() => number) | undefined {
+  const { latency } = options
+  if (latency === undefined) return undefined
+  if (typeof latency === 'number') return () => latency
+  const random = createRandom((options.seed ?? 1) ^ 0x5eed)
+  return () => between(random, latency.min, latency.max)
+}
+
+/** Whether an error only says the client hung up: logged as `aborted`, without a stack (issue #13). */
+export function isHangUp(error: unknown): boolean {
+  const { code, message } = error as NodeJS.ErrnoException
+  // HPE_INVALID_EOF_STATE: the connection ended in the middle of a request.
+  return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'HPE_INVALID_EOF_STATE' || message === 'aborted'
+}
+
+/** The server's delivery: answers of a turn held and written together, after the turn's state-file changes (decision 015). */
+export function serverDelivery(options: DeliveryOptions, saver: StateSaver, log: RequestLog, closing: () => boolean) {
+  return createNodeDelivery<ServerExchange>({
+    latency: latencyOf(options),
+    closing,
+    batch: true,
+    beforeAnswers: saver.flush,
+    onAnswered(exchange, status, response) {
+      saver.changed()
+      log.line(exchange, status, response.meta?.plan, response.meta?.fault)
+    },
+    onFailed(exchange, error) {
+      if (isHangUp(error)) return log.line(exchange, 0, undefined, 'aborted')
+      console.error('[petstore-mock] Request failed:', error)
+      log.line(exchange, 500, undefined, 'error')
+    },
+  })
+}
