@@ -182,4 +182,25 @@ describe('the journal budget', () => {
     expect(journal.all().length).toBeGreaterThan(10)
     expect(journal.all().every((entry) => entry.bodyTruncated && entry.bodySize === 900 * 1024)).toBe(true)
   })
+
+  it('records the delivery of answers handed out after later ones were recorded, in any order (the server holds a turn)', async () => {
+    const petStore = createPetStore({ clock: NOON })
+    const request = (id: number) => ({
+      method: 'GET',
+      path: `/v1/pets/${id}`,
+      query: '',
+      headers: { authorization: 'Bearer test-pro' },
+      body: undefined,
+    })
+    const answers = await Promise.all([1, 2, 3, 4].map((id) => petStore.handle(request(id))))
+    // The answers of one turn go out after all four are recorded, not in the order they came.
+    for (const at of [1, 0, 3, 2]) petStore.markDelivered(answers[at] as (typeof answers)[number])
+    // Delivered after the fourth arrival: each entry names the fifth as the first request after it went out.
+    expect(petStore.journal.all().map((entry) => [entry.path, entry.arrival, entry.delivered])).toEqual([
+      ['/v1/pets/1', 1, 5],
+      ['/v1/pets/2', 2, 5],
+      ['/v1/pets/3', 3, 5],
+      ['/v1/pets/4', 4, 5],
+    ])
+  })
 })
