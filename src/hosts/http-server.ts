@@ -75,7 +75,7 @@ export interface PetStoreServer {
 
 import { isLoopback } from './admin/access.js'
 
-export { isHangUp, isLoopback }
+export { isLoopback }
 
 /**
  * Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body,

@@ -9,14 +9,14 @@ import type { ServerExchange } from './request-router.js'
 import type { StateSaver } from './state-saver.js'
 
 /** What the delivery reads of the server's options (`PetStoreServerOptions`). */
-export interface DeliveryOptions {
+export interface ServerDeliveryOptions {
   /** Extra latency per API response, in ms: a fixed number or `{ min, max }` (drawn from a generator seeded by `seed`). */
   readonly latency?: number | { min: number; max: number } | undefined
   readonly seed?: number | undefined
 }
 
 /** The server's `--latency`, drawn from a generator seeded by the world's seed. */
-function latencyOf(options: DeliveryOptions): (() => number) | undefined {
+function latencyOf(options: ServerDeliveryOptions): (() => number) | undefined {
   const { latency } = options
   if (latency === undefined) return undefined
   if (typeof latency === 'number') return () => latency
@@ -32,7 +32,7 @@ export function isHangUp(error: unknown): boolean {
 }
 
 /** The server's delivery: answers of a turn held and written together, after the turn's state-file changes (decision 015). */
-export function serverDelivery(options: DeliveryOptions, saver: StateSaver, log: RequestLog, closing: () => boolean) {
+export function serverDelivery(options: ServerDeliveryOptions, saver: StateSaver, log: RequestLog, closing: () => boolean) {
   return createNodeDelivery<ServerExchange>({
     latency: latencyOf(options),
     closing,

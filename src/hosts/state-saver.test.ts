@@ -1,13 +1,11 @@
 /**
- * The standalone server holds the answers of an event-loop turn and writes them together at its end; `--state-file`
- * writes the creates of the turn in one write (and one fsync with `--fsync`) just before (issue #18).
+ * `--state-file` writes the creates of an event-loop turn in one write (and one fsync with `--fsync`), just before the
+ * server sends the answers it held through the turn (issue #18, decision 015).
  */
 import { mkdtempSync, readFileSync } from 'node:fs'
-import type { IncomingMessage, ServerResponse } from 'node:http'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { createNodeDelivery, type Exchange } from './node-delivery.js'
 import { createSessions, type Sessions } from './sessions.js'
 import { openStateLog } from './state-log.js'
 import { createStateSaver } from './state-saver.js'
@@ -92,57 +90,5 @@ describe('state saver: the creates of a turn in one write', () => {
     await turn()
     expect(lines(log)).toHaveLength(1)
     await saver.close()
-  })
-})
-
-describe('node delivery, holding the answers of a turn', () => {
-  function fakeExchange(events: string[], name: string) {
-    const res = {
-      writeHead: (status: number) => events.push(`${name} ${status}`),
-      end: () => undefined,
-      on: () => res,
-      headersSent: false,
-      destroyed: false,
-    }
-    const exchange: Exchange = {
-      req: {} as IncomingMessage,
-      res: res as unknown as ServerResponse,
-      world: {
-        markDelivered: () => {
-          if (name === 'b') throw new Error('b fails')
-        },
-      },
-      headers: {},
-      closeAfter: false,
-    }
-    return exchange
-  }
-  const answer = (status: number) => ({ status, headers: {}, body: '{}' })
-
-  it('writes no answer during the turn, then runs beforeAnswers and writes them all, in order, at its end', async () => {
-    const events: string[] = []
-    const delivery = createNodeDelivery({ batch: true, beforeAnswers: () => events.push('log written') })
-    delivery.deliver(fakeExchange(events, 'a'), answer(201))
-    delivery.deliver(fakeExchange(events, 'c'), answer(200))
-    expect(events).toEqual([])
-    await turn()
-    expect(events).toEqual(['log written', 'a 201', 'c 200'])
-  })
-
-  it('writes the other answers of the turn when one of them fails', async () => {
-    const events: string[] = []
-    const failed: unknown[] = []
-    const delivery = createNodeDelivery({ batch: true, onFailed: (_exchange, error) => failed.push(error) })
-    for (const name of ['a', 'b', 'c']) delivery.deliver(fakeExchange(events, name), answer(200))
-    await turn()
-    expect(events.filter((event) => event.endsWith(' 200'))).toEqual(['a 200', 'b 200', 'c 200'])
-    expect(failed).toHaveLength(1)
-  })
-
-  it('writes at once without batch (the express middleware)', () => {
-    const events: string[] = []
-    const delivery = createNodeDelivery({})
-    delivery.deliver(fakeExchange(events, 'a'), answer(200))
-    expect(events).toEqual(['a 200'])
   })
 })

@@ -4,10 +4,11 @@
  * whole state after an admin call. The creates of one event-loop turn are written together: their
  * lines are queued, and one write (and with `--fsync` one fsync) takes them all before the server
  * sends the turn's answers (`flush`, which the server's delivery calls first), or at the end of the
- * turn if no answer goes then; so no answer is sent before what it acknowledges is written. The snapshot is rewritten now and then (counters and clocks go
- * with it) and at shutdown, then the log lines it holds are dropped. Start-up loads the snapshot,
- * then replays the log. Failures are loud: a bad file or folder stops the start; a failing write
- * marks the server degraded (`/__mock/health`) and is logged.
+ * turn if no answer goes then; so no answer is sent before what it acknowledges is written. The
+ * snapshot is rewritten now and then (counters and clocks go with it) and at shutdown, then the log
+ * lines it holds are dropped. Start-up loads the snapshot, then replays the log. Failures are loud:
+ * a bad file or folder stops the start; a failing write marks the server degraded
+ * (`/__mock/health`) and is logged.
  */
 import { dirname } from 'node:path'
 import { performance } from 'node:perf_hooks'
