@@ -45,3 +45,41 @@ describe('pages of the pet index', () => {
     expect(again.json).toBe(first.json)
   })
 })
+
+describe('ids of the pet index at the edge of exact numbers', () => {
+  // 2^53 and 2^53 + 1 are the same `number`: the index must still tell them apart (ids are int64).
+  const edge = [
+    9007199254740991n,
+    9007199254740992n,
+    9007199254740993n,
+    -9007199254740993n,
+    -9007199254740992n,
+    -9007199254740991n,
+    9223372036854775807n,
+    -9223372036854775808n,
+    0n,
+  ]
+  const named = (id: bigint): PetRecord => ({ id, name: `Pet ${id}`, categoryId: 1n })
+
+  it('finds each id as the pet stored under it, never a neighbour that rounds to the same number', () => {
+    const index = createPetIndex()
+    for (const id of edge) index.put(named(id))
+    expect(index.size).toBe(edge.length)
+    for (const id of edge) expect(index.get(id)?.pet.name).toBe(`Pet ${id}`)
+    expect(index.get(9007199254740994n)).toBeUndefined()
+  })
+
+  it('replaces and removes the pet with exactly that id', () => {
+    const index = createPetIndex()
+    for (const id of edge) index.put(named(id))
+    index.put({ ...named(9007199254740993n), name: 'Replaced' })
+    expect(index.size).toBe(edge.length)
+    expect(index.get(9007199254740993n)?.pet.name).toBe('Replaced')
+    expect(index.get(9007199254740992n)?.pet.name).toBe('Pet 9007199254740992')
+    index.remove(9007199254740992n)
+    expect(index.get(9007199254740992n)).toBeUndefined()
+    expect(index.get(9007199254740993n)?.pet.name).toBe('Replaced')
+    expect(index.get(9007199254740991n)?.pet.name).toBe('Pet 9007199254740991')
+    expect(index.size).toBe(edge.length - 1)
+  })
+})

@@ -53,13 +53,24 @@ function insertSorted(entries: PetEntry[], entry: PetEntry): void {
   entries.splice(index, found ? 1 : 0, entry)
 }
 
+/**
+ * The key of an id in the map by id: the id as a \`number\` when that is exact (every id within ±2^53, so nearly all),
+ * else the \`bigint\`. A map keyed by numbers sets and finds about twice as fast as one keyed by \`bigint\`s, which it
+ * hashes by their digits (issue #18). A \`bigint\` past ±2^53 converts to a number that is not a safe integer, so the
+ * two kinds of key never meet.
+ */
+function keyOf(id: bigint): number | bigint {
+  const number = Number(id)
+  return Number.isSafeInteger(number) ? number : id
+}
+
 function removeSorted(entries: PetEntry[], id: bigint): void {
   const { index, found } = search(entries, id)
   if (found) entries.splice(index, 1)
 }
 
 export function createPetIndex(): PetIndex {
-  const byId = new Map<bigint, PetEntry>()
+  const byId = new Map<number | bigint, PetEntry>()
   const sorted: PetEntry[] = []
   const byStatus = new Map<StatusKey, PetEntry[]>()
   const pages = new Map<string, PetPage>()
@@ -79,9 +90,10 @@ export function createPetIndex(): PetIndex {
   }
 
   const remove = (id: bigint): void => {
-    const existing = byId.get(id)
+    const key = keyOf(id)
+    const existing = byId.get(key)
     if (!existing) return
-    byId.delete(id)
+    byId.delete(key)
     forgetPages()
     removeSorted(sorted, id)
     removeSorted(statusList(existing.pet.status ?? NO_STATUS), id)
@@ -90,7 +102,7 @@ export function createPetIndex(): PetIndex {
   const add = (pet: PetRecord): PetEntry => {
     forgetPages()
     const entry: PetEntry = { pet, json: serializePet(pet) }
-    byId.set(pet.id, entry)
+    byId.set(keyOf(pet.id), entry)
     insertSorted(sorted, entry)
     insertSorted(statusList(pet.status ?? NO_STATUS), entry)
     return entry
@@ -100,7 +112,7 @@ export function createPetIndex(): PetIndex {
     get size() {
       return byId.size
     },
-    get: (id) => byId.get(id),
+    get: (id) => byId.get(keyOf(id)),
     list(status, limit) {
       const key = `${status ?? ''}:${limit}`
       const kept = pages.get(key)
