@@ -14,7 +14,7 @@ import { type ErrorCode, json, problem } from './errors.js'
 import { serializePage, utf8Length } from './json.js'
 import { matchRoute, type OperationId } from './routes.js'
 import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetPage, PetRepository } from './types.js'
-import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
+import { createListQueryReader, type ListQueryResult, parsePetId, type QueryValidation, validateNewPet } from './validate.js'
 
 /** What the quota (rate limiter) decides for one request. */
 export type QuotaDecision =
@@ -85,9 +85,12 @@ function listed(page: PetPage): ApiResponse {
   return json(200, page.json ?? serializePage(page))
 }
 
+/** Reads the query of `GET /pets` in a mode (`createListQueryReader`: one per API, keeping recent results). */
+type ListQueryReader = (query: string, mode: QueryValidation) => ListQueryResult
+
 /** `GET /pets` (listPets). */
-function listPets(world: ApiWorld, request: ApiRequest): ApiResult {
-  const query = validateListQuery(request.query, world.options.queryValidation)
+function listPets(world: ApiWorld, request: ApiRequest, readListQuery: ListQueryReader): ApiResult {
+  const query = readListQuery(request.query, world.options.queryValidation)
   if (!query.ok) return problem('invalid_query_parameter', query.message)
   const entries = query.statusMatchesNothing ? [] : world.pets.list(query.status, query.limit)
   return entries instanceof Promise ? entries.then(listed) : listed(entries)
@@ -149,10 +152,16 @@ function listOrders(world: ApiWorld): ApiResponse {
   )
 }
 
-function operate(world: ApiWorld, operation: OperationId, request: ApiRequest, petId: string | undefined): ApiResult {
+function operate(
+  world: ApiWorld,
+  operation: OperationId,
+  request: ApiRequest,
+  petId: string | undefined,
+  readListQuery: ListQueryReader,
+): ApiResult {
   switch (operation) {
     case 'listPets':
-      return listPets(world, request)
+      return listPets(world, request, readListQuery)
     case 'createPet':
       return createPet(world, request)
     case 'getPet':
@@ -171,6 +180,7 @@ function operate(world: ApiWorld, operation: OperationId, request: ApiRequest, p
  */
 export function createApi(world: ApiWorld): Api {
   const { basePath, options } = world
+  const readListQuery = createListQueryReader()
   const deprecationHeaders: Record<string, string> = {
     deprecation: `@${Math.floor(options.deprecatedAt / 1000)}`,
     sunset: new Date(options.sunsetAt).toUTCString(),
@@ -195,7 +205,8 @@ export function createApi(world: ApiWorld): Api {
       }
       const decided = world.quota.consume(caller.key)
       const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), ...(route.ok ? { operation: route.operation } : {}) }
-      const counted = (quota: QuotaDecision) => afterQuota(world, request, route, quota, (response) => finish(quota, response))
+      const counted = (quota: QuotaDecision) =>
+        afterQuota(world, request, route, quota, (response) => finish(quota, response), readListQuery)
       const finish = (quota: QuotaDecision, response: ApiResponse): ApiResponse => {
         // The quota's headers object is new for each request: add to it rather than copy it (hot path).
         const headers = quota.headers
@@ -215,6 +226,7 @@ function afterQuota(
   route: ReturnType<typeof matchRoute>,
   quota: QuotaDecision,
   finish: (response: ApiResponse) => ApiResponse,
+  readListQuery: ListQueryReader,
 ): ApiResult {
   if (!quota.ok) return finish(problem(quota.code, quota.message))
   if (!route.ok) {
@@ -229,6 +241,6 @@ function afterQuota(
   if (request.bodyTooLarge || isTooLarge(request, maxBodyBytes)) {
     return finish(problem('payload_too_large', `Request body is larger than ${maxBodyBytes} bytes.`))
   }
-  const result = operate(world, route.operation, request, route.petId)
+  const result = operate(world, route.operation, request, route.petId, readListQuery)
   return result instanceof Promise ? result.then(finish) : finish(result)
 }

@@ -88,6 +88,35 @@ export function validateListQuery(query: string, mode: QueryValidation): ListQue
   return { ok: true, limit, status, statusMatchesNothing }
 }
 
+/** A reader keeps the results of this many different queries (a client polls a few); one more starts it afresh. */
+const KEPT_QUERIES = 64
+/** Longer queries are read anew each time: they are rare, and would make the kept ones large. */
+const KEPT_QUERY_CHARS = 256
+
+/**
+ * `validateListQuery` with the results of recent queries kept, per mode (issue #18): a client polling one list sends
+ * the same query each time, and reading it again cost a tenth of the core's time for a list. Each reader holds at
+ * most `KEPT_QUERIES` results of queries of at most `KEPT_QUERY_CHARS` characters; the results are frozen.
+ *
+ * @example
+ * const readListQuery = createListQueryReader()
+ * readListQuery('limit=5', 'strict') // { ok: true, limit: 5, … }, the same object the next time
+ */
+export function createListQueryReader(): (query: string, mode: QueryValidation) => ListQueryResult {
+  const kept: Record<QueryValidation, Map<string, ListQueryResult>> = { strict: new Map(), lenient: new Map() }
+  return (query, mode) => {
+    const results = kept[mode]
+    const found = results.get(query)
+    if (found !== undefined) return found
+    const result = Object.freeze(validateListQuery(query, mode))
+    if (query.length <= KEPT_QUERY_CHARS) {
+      if (results.size >= KEPT_QUERIES) results.clear()
+      results.set(query, result)
+    }
+    return result
+  }
+}
+
 export type NewPetResult =
   | { ok: true; pet: NewPetRecord }
   | { ok: false; code: 'invalid_json' | 'invalid_body' | 'unsupported_media_type'; message: string }
