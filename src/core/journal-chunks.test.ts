@@ -60,13 +60,79 @@ describe('journal entries packed into chunks', () => {
   it('counts the bytes of its chunks in the budget, and gives them back on clear', () => {
     const budget = createJournalBudget(10 * 1024 * 1024)
     const log = new ChunkLog(budget, owner)
-    for (let seq = 1; seq <= 200; seq++) log.append(raw(seq))
+    // Each entry with strings of its own (a path, query and headers that differ), so none is written against a base.
+    const own = (seq: number) =>
+      raw(seq, {
+        path: `/v1/pets/${seq}`,
+        query: `limit=${seq}`,
+        headers: { 'x-seq': `${seq}`, 'x-ratelimit-remaining': `${seq}`, location: `/v1/pets/${seq}` },
+        requestHeaders: { authorization: `Bearer key-${seq}`, 'x-dup': [`${seq}`, 'b'] },
+        meta: { plan: 'free', keyHint: `…${seq}`, operation: `op${seq}` },
+        body: `{"name":"Rex ${seq}"}`,
+        responseBody: `{"id":${seq}}`,
+      })
+    for (let seq = 1; seq <= 200; seq++) log.append(own(seq))
     expect(budget.bytes).toBe(log.bytes)
-    // Chunks grow from 4 KiB to 64 KiB: 200 entries of about 500 bytes take a few of them, not 200 allocations.
-    expect(log.bytes).toBeGreaterThan(200 * 400)
+    // Chunks grow from 4 KiB to 64 KiB: 200 entries of about 400 bytes take a few of them, not 200 allocations.
+    expect(log.bytes).toBeGreaterThan(200 * 300)
     expect(log.bytes).toBeLessThan(4 * 64 * 1024)
     log.clear()
     expect(budget.bytes).toBe(0)
+  })
+})
+
+describe("entries written against the chunk's base", () => {
+  it('writes only the strings that differ from the base: a repeated request takes less than half the bytes', () => {
+    // A client polling one list: only the remaining count and the arrival differ from one entry to the next.
+    const polled = Array.from({ length: 3 }, (_, i) =>
+      raw(i + 1, { headers: { 'content-type': 'application/json', 'x-ratelimit-remaining': `${1000 - i}` } }),
+    )
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const [first, second, third] = polled.map((entry) => log.append(entry))
+    if (!first || !second || !third) throw new Error('not stored')
+    expect(new Set([first.chunk, second.chunk, third.chunk]).size).toBe(1)
+    const whole = second.offset - first.offset
+    const onBase = third.offset - second.offset
+    expect(onBase * 2).toBeLessThan(whole)
+    expect([first, second, third].map(unpack)).toEqual(polled)
+  })
+
+  it('gives back every entry as recorded, whichever strings repeat, across chunks and with bodies shared', () => {
+    const template = raw(1)
+    const field = fc.constantFrom('path', 'query', 'remaining', 'requestHeader', 'body', 'responseBody', 'meta', 'pairs', 'code')
+    const entry = fc.record({ changes: fc.uniqueArray(field, { maxLength: 4 }), value: fc.string({ maxLength: 12 }) })
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 120 }), (changes) => {
+        const log = new ChunkLog(createJournalBudget(), owner)
+        const written: [Raw, ReturnType<ChunkLog['append']>][] = []
+        for (const [i, { changes: fields, value }] of changes.entries()) {
+          const next: Raw = {
+            ...template,
+            seq: i + 1,
+            arrival: i + 1,
+            headers: { ...template.headers },
+            requestHeaders: { ...template.requestHeaders },
+          }
+          for (const name of fields) {
+            if (name === 'path') next.path = `/v1/pets/${value}`
+            if (name === 'query') next.query = value
+            if (name === 'remaining') next.headers = { ...next.headers, 'x-ratelimit-remaining': value }
+            if (name === 'requestHeader') next.requestHeaders = { ...next.requestHeaders, authorization: value, empty: `${value}!` }
+            if (name === 'body') next.body = value === '' ? undefined : `{"n":"${value}"}`
+            if (name === 'responseBody') next.responseBody = `${value}${'r'.repeat(70)}`
+            if (name === 'meta') next.meta = undefined
+            if (name === 'pairs') next.headers = { ...next.headers, [`x-${value}`]: value }
+            if (name === 'code') next.code = value
+          }
+          written.push([next, log.append(next)])
+        }
+        for (const [expected, where] of written) {
+          if (!where) throw new Error('not stored')
+          expect(unpack(where)).toEqual(expected)
+        }
+      }),
+      { numRuns: 300 },
+    )
   })
 })
 

@@ -49,12 +49,18 @@ export class ChunkLog {
 
   /** Packs `raw` into the newest chunk (or a new one); `undefined` when it is larger than the whole budget. */
   append(raw: Raw): Stored | undefined {
-    const prepared = prepareRecord(raw)
     const newest = this.#chunks.at(-1)
+    let prepared = prepareRecord(raw, newest?.base)
     const shared = newest !== undefined && canShareBody(newest, raw.responseBody, prepared.room)
-    const chunk = shared ? newest : this.#room(prepared.room + 3 * raw.responseBody.length)
+    if (shared) return writeRecord(newest, raw, prepared, true)
+    const room = prepared.room + 3 * raw.responseBody.length
+    if (prepared.base !== undefined && newest !== undefined && newest.bytes.length - newest.used >= room)
+      return writeRecord(newest, raw, prepared, false)
+    // A new chunk has no base: the record is written whole.
+    if (prepared.base !== undefined) prepared = prepareRecord(raw)
+    const chunk = this.#room(prepared.room + 3 * raw.responseBody.length)
     if (!chunk) return undefined
-    return writeRecord(chunk, raw, prepared, shared)
+    return writeRecord(chunk, raw, prepared, false)
   }
 
   /** The newest chunk if `size` bytes fit in it, else a new chunk held from the budget (which may drop old ones). */
@@ -69,6 +75,7 @@ export class ChunkLog {
       spare.hold = this.#budget.hold(this.#owner, spare.bytes.length)
       spare.used = 0
       spare.lastBody = undefined
+      spare.base = undefined
       spare.live = 0
       this.#retireNewest()
       this.#chunks.push(spare)
@@ -89,16 +96,21 @@ export class ChunkLog {
       lastBody: undefined,
       lastBodyAt: 0,
       lastBodyBytes: 0,
+      base: undefined,
+      baseAt: 0,
     }
     this.#retireNewest()
     this.#chunks.push(chunk)
     return chunk
   }
 
-  /** The newest chunk is written no more: it lets go of its last body (only the newest keeps one). */
+  /** The newest chunk is written no more: it lets go of its last body and its base's strings (only the newest keeps them). */
   #retireNewest(): void {
     const newest = this.#chunks.at(-1)
-    if (newest) newest.lastBody = undefined
+    if (newest) {
+      newest.lastBody = undefined
+      newest.base = undefined
+    }
   }
 
   /** One entry of `chunk` left the journal; an empty chunk that is not the one being written gives its bytes back. */
@@ -139,5 +151,6 @@ export class ChunkLog {
     if (chunk.hold) this.#budget.release(chunk.hold)
     chunk.hold = undefined
     chunk.lastBody = undefined
+    chunk.base = undefined
   }
 }

@@ -1,8 +1,10 @@
 /**
  * The layout of one journal entry in a chunk (issue #18): a few numbers, a table of string lengths, then the strings
  * as one UTF-8 run, the bodies last. A response body repeated by consecutive answers is written once per chunk and
- * referred to by the entries after it. `ChunkLog` (journal-chunks.ts) decides where a record goes; this file writes
- * and reads it. Web APIs only (the journal also runs in the browser).
+ * referred to by the entries after it. So are the other strings: a record written whole is the chunk's base, and the
+ * records after it write only the strings that differ from the base's (a client sends the same path, query and
+ * headers each time, and gets the same headers back but for a count). `ChunkLog` (journal-chunks.ts) decides where a
+ * record goes; this file writes and reads it. Web APIs only (the journal also runs in the browser).
  */
 import type { Hold } from './journal-budget.js'
 import type { Raw } from './journal-entry.js'
@@ -26,20 +28,28 @@ export interface Chunk {
   lastBody: string | undefined
   lastBodyAt: number
   lastBodyBytes: number
+  /** The newest chunk only: the strings of its base, the last record written whole into it, and where that starts. */
+  base: readonly (string | undefined)[] | undefined
+  baseAt: number
 }
 
 /**
  * Numbers first: seq, at, arrival, delivered, durationMs, bodySize (f64); status, flags, header counts (u16); payload
- * bytes (u32); where a shared response body lies in the chunk, and its bytes (u32).
+ * bytes (u32); where a shared response body lies in the chunk, and its bytes (u32); where the base record starts (u32).
  */
-const FIXED = 68
+const FIXED = 72
 const SHARED_AT = 60
+const BASE_AT = 68
 const DELIVERED_AT = 24
 const ABSENT = 0xffffffff
-/** Flags. */
+/** In the table of lengths: the string is the base record's at the same place, not written again. */
+const SAME = 0xfffffffe
+/** Flags: the response body was cut to its prefix. */
 const RESPONSE_TRUNCATED = 1
 /** The response body is the bytes of an earlier entry of the chunk (a client polling one list gets one body). */
 const RESPONSE_SHARED = 2
+/** Strings marked `SAME` are the base record's (`BASE_AT`). */
+const ON_BASE = 4
 /** Shorter response bodies are written again: a reference would save little. */
 const SHARED_MIN_CHARS = 64
 /** The strings every record has, in this order, before the headers' names and values; the two bodies come last. */
@@ -91,23 +101,47 @@ export interface PreparedRecord {
   readonly strings: (string | undefined)[]
   readonly responsePairs: number
   readonly requestPairs: number
-  /** The strings before the bodies, as one flat string. */
+  /** The strings before the bodies that this record writes (all, or those not the base's), as one flat string. */
   readonly text: string
   /** Bytes the record may take, without its response body. */
   readonly room: number
+  /** The base the record is written against (only in the chunk that holds it), or `undefined`: written whole. */
+  readonly base: readonly (string | undefined)[] | undefined
 }
 
-/** The record's strings and the room it may take. */
-export function prepareRecord(raw: Raw): PreparedRecord {
+/** Whether string `i` of a record need not be written: the base's string at the same place (never the response body). */
+const onBase = (strings: readonly (string | undefined)[], base: readonly (string | undefined)[], i: number): boolean => {
+  const value = strings[i]
+  return value !== undefined && value === base[i]
+}
+
+/**
+ * The record's strings and the room it may take: against `base` (the newest chunk's) when at least half its strings
+ * are the base's, else whole.
+ */
+export function prepareRecord(raw: Raw, base?: readonly (string | undefined)[]): PreparedRecord {
   const { strings, responsePairs, requestPairs } = stringsOf(raw)
+  const { body, responseBody } = raw
+  strings.push(body, responseBody)
+  const short = strings.length - BODIES
+  if (base !== undefined && base.length === strings.length) {
+    const own: (string | undefined)[] = []
+    for (let i = 0; i < short; i++) if (!onBase(strings, base, i)) own.push(strings[i])
+    if (2 * own.length <= short) {
+      const text = own.join('')
+      const bodyChars = body === undefined || onBase(strings, base, short) ? 0 : body.length
+      const room = FIXED + 4 * strings.length + 3 * (text.length + bodyChars)
+      return { strings, responsePairs, requestPairs, text, room, base }
+    }
+  }
   // The short strings as one flat string (join writes absent values as ''), not a rope of thirty pieces for
   // encodeInto to flatten; the bodies, the long ones, are encoded where they lie, not copied into it first.
+  strings.length = short
   const text = strings.join('')
-  const { body, responseBody } = raw
   strings.push(body, responseBody)
   // UTF-8 takes at most 3 bytes per UTF-16 unit.
   const room = FIXED + 4 * strings.length + 3 * (text.length + (body?.length ?? 0))
-  return { strings, responsePairs, requestPairs, text, room }
+  return { strings, responsePairs, requestPairs, text, room, base: undefined }
 }
 
 /**
@@ -119,9 +153,12 @@ export function canShareBody(chunk: Chunk, responseBody: string, room: number): 
   return responseBody.length >= SHARED_MIN_CHARS && chunk.lastBody === responseBody && chunk.bytes.length - chunk.used >= room
 }
 
-/** Writes the record at the end of `chunk` (which has room for it) and returns its place. */
+/**
+ * Writes the record at the end of `chunk` (which has room for it) and returns its place. Prepared against a base, it
+ * must be written into the chunk that holds that base; written whole, it becomes the chunk's base.
+ */
 export function writeRecord(chunk: Chunk, raw: Raw, prepared: PreparedRecord, shared: boolean): Stored {
-  const { strings, responsePairs, requestPairs, text } = prepared
+  const { strings, responsePairs, requestPairs, text, base } = prepared
   const { body, responseBody } = raw
   const offset = chunk.used
   const { view } = chunk
@@ -132,17 +169,22 @@ export function writeRecord(chunk: Chunk, raw: Raw, prepared: PreparedRecord, sh
   view.setFloat64(offset + 32, raw.durationMs, true)
   view.setFloat64(offset + 40, raw.bodySize ?? Number.NaN, true)
   view.setUint16(offset + 48, raw.status, true)
-  view.setUint16(offset + 50, (raw.responseTruncated ? RESPONSE_TRUNCATED : 0) | (shared ? RESPONSE_SHARED : 0), true)
+  const flags = (raw.responseTruncated ? RESPONSE_TRUNCATED : 0) | (shared ? RESPONSE_SHARED : 0) | (base ? ON_BASE : 0)
+  view.setUint16(offset + 50, flags, true)
   view.setUint16(offset + 52, responsePairs, true)
   view.setUint16(offset + 54, requestPairs, true)
+  view.setUint32(offset + BASE_AT, base ? chunk.baseAt : 0, true)
   let at = offset + FIXED
-  for (const value of strings) {
-    view.setUint32(at, value === undefined ? ABSENT : value.length, true)
+  const last = strings.length - 1
+  for (let i = 0; i <= last; i++) {
+    const value = strings[i]
+    const length = value === undefined ? ABSENT : base && i < last && onBase(strings, base, i) ? SAME : value.length
+    view.setUint32(at, length, true)
     at += 4
   }
   const start = at
   at += encoder.encodeInto(text, chunk.bytes.subarray(at)).written
-  if (body) at += encoder.encodeInto(body, chunk.bytes.subarray(at)).written
+  if (body && !(base && onBase(strings, base, last - 1))) at += encoder.encodeInto(body, chunk.bytes.subarray(at)).written
   if (shared) {
     view.setUint32(offset + SHARED_AT, chunk.lastBodyAt, true)
     view.setUint32(offset + SHARED_AT + 4, chunk.lastBodyBytes, true)
@@ -158,6 +200,10 @@ export function writeRecord(chunk: Chunk, raw: Raw, prepared: PreparedRecord, sh
   view.setUint32(offset + 56, at - start, true)
   chunk.used = at
   chunk.live += 1
+  if (!base) {
+    chunk.base = strings
+    chunk.baseAt = offset
+  }
   return { seq: raw.seq, chunk, offset }
 }
 
@@ -166,34 +212,45 @@ export function setDelivered(chunk: Chunk, offset: number, nextArrival: number):
   chunk.view.setFloat64(offset + DELIVERED_AT, nextArrival, true)
 }
 
+/**
+ * The strings of the record at `offset`, in order (see `stringsOf`, then the two bodies), those on the base read from
+ * it. A shared response body is read by the caller: `undefined` here.
+ */
+function stringsAt(chunk: Chunk, offset: number): (string | undefined)[] {
+  const { view } = chunk
+  const count = STRINGS + 2 * (view.getUint16(offset + 52, true) + view.getUint16(offset + 54, true)) + BODIES
+  const flags = view.getUint16(offset + 50, true)
+  const start = offset + FIXED + 4 * count
+  const text = decoder.decode(chunk.bytes.subarray(start, start + view.getUint32(offset + 56, true)))
+  // A base is written whole: one level of reference at most.
+  const base = (flags & ON_BASE) === 0 ? undefined : stringsAt(chunk, view.getUint32(offset + BASE_AT, true))
+  const strings: (string | undefined)[] = []
+  let position = 0
+  for (let i = 0; i < count; i++) {
+    const length = view.getUint32(offset + FIXED + 4 * i, true)
+    // A shared body's length is in the table, but its bytes are an earlier entry's: not in this entry's run.
+    const own = length !== ABSENT && length !== SAME && !(i === count - 1 && (flags & RESPONSE_SHARED) !== 0)
+    strings.push(own ? text.slice(position, position + length) : length === SAME ? base?.[i] : undefined)
+    if (own) position += length
+  }
+  return strings
+}
+
 /** The `Raw` a record was packed from (headers as plain objects; request headers that came twice as arrays). */
 export function unpack(stored: Stored): Raw {
   const { chunk, offset } = stored
   const { view } = chunk
-  const number = (at: number): number | undefined => {
-    const value = view.getFloat64(offset + at, true)
-    return Number.isNaN(value) ? undefined : value
-  }
+  const numberAt = (at: number): number => view.getFloat64(offset + at, true)
+  const number = (at: number): number | undefined => (Number.isNaN(numberAt(at)) ? undefined : numberAt(at))
   const responsePairs = view.getUint16(offset + 52, true)
   const requestPairs = view.getUint16(offset + 54, true)
-  const count = STRINGS + 2 * (responsePairs + requestPairs) + BODIES
-  const start = offset + FIXED + 4 * count
-  const text = decoder.decode(chunk.bytes.subarray(start, start + view.getUint32(offset + 56, true)))
-  let position = 0
-  let at = offset + FIXED
-  const next = (): string | undefined => {
-    const length = view.getUint32(at, true)
-    at += 4
-    if (length === ABSENT) return undefined
-    position += length
-    return text.slice(position - length, position)
-  }
+  const strings = stringsAt(chunk, offset)
+  let index = 0
+  const next = (): string | undefined => strings[index++]
   const [method, path, query, code, scenario, fault, plan, keyHint, operation] = Array.from({ length: STRINGS }, next)
   const headers: Record<string, string> = {}
-  for (let i = 0; i < responsePairs; i++) {
-    const name = next() as string
-    headers[name] = next() as string
-  }
+  // The name is read before the value: a member's key is evaluated before what is assigned to it.
+  for (let i = 0; i < responsePairs; i++) headers[next() as string] = next() as string
   const requestHeaders: Record<string, string | string[]> = {}
   for (let i = 0; i < requestPairs; i++) {
     const name = next() as string
@@ -203,12 +260,10 @@ export function unpack(stored: Stored): Raw {
   }
   const body = next()
   const flags = view.getUint16(offset + 50, true)
-  // A shared body's length is in the table, but its bytes are an earlier entry's: not in this entry's run.
-  const ownBody = (flags & RESPONSE_SHARED) === 0 ? next() : ''
   const sharedAt = view.getUint32(offset + SHARED_AT, true)
   const responseBody =
     (flags & RESPONSE_SHARED) === 0
-      ? ownBody
+      ? next()
       : decoder.decode(chunk.bytes.subarray(sharedAt, sharedAt + view.getUint32(offset + SHARED_AT + 4, true)))
   return {
     seq: view.getFloat64(offset, true),
