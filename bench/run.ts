@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
 import { benchAbuse } from './abuse.js'
 import { benchBuilds } from './builds.js'
+import { benchCore } from './core.js'
 import { benchEvents } from './events.js'
 import { benchFlatCost } from './flat-cost.js'
 import { benchGc } from './gc.js'
@@ -34,6 +35,7 @@ const suites = {
   soak: benchSoak,
   abuse: benchAbuse,
   builds: benchBuilds,
+  core: benchCore,
   events: benchEvents,
   redis: benchRedis,
   tail: benchTail,
