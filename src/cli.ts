@@ -5,6 +5,7 @@ import { helpText, parseCli, UsageError, version } from './cli-options.js'
  * 0 stopped cleanly, 1 could not start or save, 2 a usage or state-file error.
  */
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from './hosts/http-server.js'
+import { tuneForOneCpu } from './hosts/one-cpu.js'
 import { StateFileError } from './hosts/state-file.js'
 import { DEFAULT_KEYS, type KeyConfig } from './keys.js'
 import { safeUrl } from './redis/url.js'
@@ -20,7 +21,7 @@ function keyTable(keys: readonly KeyConfig[]): string[] {
   })
 }
 
-function banner(url: string, options: PetStoreServerOptions, config: string | undefined): string {
+function banner(url: string, options: PetStoreServerOptions, config: string | undefined, gc: string | undefined): string {
   const host = options.host ?? '127.0.0.1'
   const admin =
     options.adminToken !== undefined
@@ -36,6 +37,7 @@ function banner(url: string, options: PetStoreServerOptions, config: string | un
     ...keyTable(options.keys ?? DEFAULT_KEYS),
     `  Admin API: ${admin}`,
     ...(options.redis === undefined ? [] : [`  Shared world: every session lives in Redis at ${safeUrl(options.redis)}`]),
+    ...(gc === undefined ? [] : [gc]),
     `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
@@ -54,6 +56,8 @@ async function main(): Promise<void> {
   if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
   if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
   const { options, config } = parsed
+  // Before the world is built: the flag applies to the marking cycles that follow.
+  const gc = tuneForOneCpu()
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false
@@ -85,7 +89,7 @@ async function main(): Promise<void> {
     process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
     process.exit(1)
   }
-  process.stdout.write(`${banner(url, options, config)}\n`)
+  process.stdout.write(`${banner(url, options, config, gc)}\n`)
 }
 
 /** Commands beside the server, each in its own module so the server's start-up loads none of them. */

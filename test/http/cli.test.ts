@@ -1,4 +1,5 @@
 import { readFile } from 'node:fs/promises'
+import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPetStore } from '../../src/index.js'
@@ -161,6 +162,21 @@ describe('start-up', () => {
     const started = performance.now()
     expect((await listPets(cli.url)).status).toBe(200)
     expect(performance.now() - started).toBeGreaterThanOrEqual(145)
+  })
+})
+
+describe('on one CPU (decision 016)', () => {
+  it('turns V8 concurrent marking off under taskset -c 0 and says so in the banner, and serves as ever', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath])
+    expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
+    expect((await listPets(cli.url)).status).toBe(200)
+  })
+
+  it("leaves marking to V8 when node was started with the user's choice, and on several CPUs", async () => {
+    const launcher = ['taskset', '-c', '0', process.execPath, '--concurrent-marking']
+    const chosen = await startCli(['--port', '0', '--log', 'silent'], {}, launcher)
+    expect(chosen.stdout()).not.toContain('GC:')
+    if (availableParallelism() > 1) expect((await startCli(['--port', '0', '--log', 'silent'])).stdout()).not.toContain('GC:')
   })
 })
 

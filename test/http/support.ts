@@ -158,9 +158,17 @@ function cliEnv(env: Record<string, string>): NodeJS.ProcessEnv {
   return { ...base, ...env }
 }
 
-/** Starts the CLI and waits for its banner (at most 10 s). Pass `--port 0` (or PETSTORE_PORT=0) for a free port. */
-export function startCli(args: readonly string[], env: Record<string, string> = {}): Promise<Cli> {
-  const child = spawn(process.execPath, [CLI, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
+/**
+ * Starts the CLI and waits for its banner (at most 10 s). Pass `--port 0` (or PETSTORE_PORT=0) for a free port;
+ * `launcher` is what comes before the CLI's path, node by default: `['taskset', '-c', '0', process.execPath]`.
+ */
+export function startCli(
+  args: readonly string[],
+  env: Record<string, string> = {},
+  launcher: readonly string[] = [process.execPath],
+): Promise<Cli> {
+  const [command = process.execPath, ...before] = launcher
+  const child = spawn(command, [...before, CLI, ...args], { cwd: ROOT, env: cliEnv(env), stdio: ['ignore', 'pipe', 'pipe'] })
   spawned.add(child)
   const { out, err } = collect(child)
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((done) => {
