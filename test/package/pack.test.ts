@@ -146,8 +146,10 @@ it('starts with `npx petstore-mock --port 0` and answers GET /v1/pets', async ()
   expect(response.headers.get('x-ratelimit-limit')).toBe('60')
   expect(await response.json()).toHaveLength(3)
 
-  // npx itself dies of the signal; the server's own clean stop is what its log says.
-  const exited = new Promise<void>((resolve) => child.on('exit', () => resolve()))
+  // npx itself dies of the signal; the server's own clean stop is what its log says. Waited for until the pipe
+  // closes, which the server (npx's child, holding the same stdout) does only when it exits: npx's own exit may
+  // come before the server's last line is read.
+  const exited = new Promise<void>((resolve) => child.on('close', () => resolve()))
   process.kill(-(child.pid as number), 'SIGTERM')
   await exited
   expect(stdout).toContain('petstore-mock: SIGTERM, finishing in-flight requests')
