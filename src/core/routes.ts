@@ -13,6 +13,8 @@ export type RouteMatch =
   | { ok: false; code: 'method_not_allowed'; allow: string; operations: readonly OperationId[] }
 
 interface Route {
+  /** The spec's path, e.g. `/pets/{petId}`. */
+  readonly path: string
   readonly pattern: RegExp
   readonly methods: Readonly<Record<string, OperationId>>
   /** The `Allow` header of a 405: the methods, with HEAD wherever GET is. */
@@ -28,6 +30,7 @@ const ROUTES: readonly Route[] = (() => {
     byPath.set(operation.path, methods)
   }
   return [...byPath].map(([path, methods]) => ({
+    path,
     pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
     methods,
     allow: Object.keys(methods)
@@ -37,6 +40,32 @@ const ROUTES: readonly Route[] = (() => {
 })()
 
 /**
+ * The routes without a parameter, by their path, where no route before them in `ROUTES` matches that path too: found
+ * without a regular expression (issue #18), with the same answer.
+ */
+const LITERAL_ROUTES: ReadonlyMap<string, Route> = (() => {
+  const literal = new Map<string, Route>()
+  ROUTES.forEach((route, index) => {
+    const { path } = route
+    if (path.includes('{') || ROUTES.slice(0, index).some((earlier) => earlier.pattern.test(path))) return
+    literal.set(path, route)
+  })
+  return literal
+})()
+
+/** The answer of `route` to `method`. */
+function methodOf(route: Route, method: string, petId: string | undefined): RouteMatch {
+  // HEAD is GET without the body (issue #13): same status, headers and counting.
+  const wanted = method === 'HEAD' ? 'GET' : method
+  // Own methods only: a request's method may be any token, `constructor` or `toString` too (fetch hosts pass them on).
+  const operation = Object.hasOwn(route.methods, wanted) ? route.methods[wanted] : undefined
+  if (operation === undefined) {
+    return { ok: false, code: 'method_not_allowed', allow: route.allow, operations: Object.values(route.methods) }
+  }
+  return petId === undefined ? { ok: true, operation } : { ok: true, operation, petId }
+}
+
+/**
  * Matches a path relative to the base path (`/pets/7`) and a method to an operation.
  *
  * @example
@@ -44,15 +73,11 @@ const ROUTES: readonly Route[] = (() => {
  * matchRoute('DELETE', '/pets/7') // { ok: false, code: 'method_not_allowed', allow: 'GET, HEAD', … }
  */
 export function matchRoute(method: string, path: string): RouteMatch {
+  const literal = LITERAL_ROUTES.get(path)
+  if (literal !== undefined) return methodOf(literal, method, undefined)
   for (const route of ROUTES) {
     const match = route.pattern.exec(path)
-    if (!match) continue
-    // HEAD is GET without the body (issue #13): same status, headers and counting.
-    const operation = route.methods[method === 'HEAD' ? 'GET' : method]
-    if (operation === undefined) {
-      return { ok: false, code: 'method_not_allowed', allow: route.allow, operations: Object.values(route.methods) }
-    }
-    return match[1] === undefined ? { ok: true, operation } : { ok: true, operation, petId: match[1] }
+    if (match) return methodOf(route, method, match[1])
   }
   return { ok: false, code: 'route_not_found' }
 }

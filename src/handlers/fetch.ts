@@ -3,6 +3,7 @@
  * the delivery step of Fetch hosts (a scenario's latency and dropped answers). Used by the msw
  * handlers and by `petStore.fetch`; imports no msw, so a world's `fetch` needs none.
  */
+import { problem } from '../core/errors.js'
 import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 
@@ -26,6 +27,19 @@ export async function fromRequest(request: Request): Promise<ApiRequest> {
   } catch {
     // Not UTF-8: nothing of it is stored (issue #13); the core answers 400 invalid_body.
     return { ...plain, body: undefined, bodyNotUtf8: true }
+  }
+}
+
+/**
+ * What `handle` answered, or, when it failed (a bug of the mock), a 500 `internal_error` Error body and the error on
+ * the console: never msw's page with a stack trace, never a rejected `fetch`.
+ */
+export async function answerOf(handle: (request: ApiRequest) => ApiResult, request: ApiRequest): Promise<ApiResponse> {
+  try {
+    return await handle(request)
+  } catch (error) {
+    console.error('[petstore-mock] Request failed:', error)
+    return problem('internal_error', 'The mock failed to answer this request; the console has the details.')
   }
 }
 
@@ -118,7 +132,7 @@ export function createFetch(
         const url = new URL(input, RELATIVE_BASE)
         const method = (init?.method ?? 'GET').toUpperCase()
         if (typeof body === 'string' && headers['content-type'] === undefined) headers['content-type'] = 'text/plain;charset=UTF-8'
-        const response = await handle({
+        const response = await answerOf(handle, {
           method,
           path: url.pathname,
           query: url.search.slice(1),
@@ -131,6 +145,6 @@ export function createFetch(
     const request =
       typeof input === 'string' || input instanceof URL ? new Request(new URL(input, RELATIVE_BASE), init) : new Request(input, init)
     const delivery = { signal: request.signal, onDrop: networkError, onDelivered, head: request.method === 'HEAD' }
-    return deliverFetch(await handle(await fromRequest(request)), delivery)
+    return deliverFetch(await answerOf(handle, await fromRequest(request)), delivery)
   }
 }

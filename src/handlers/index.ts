@@ -6,7 +6,7 @@
 import { type HttpHandler, http } from 'msw'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { OPERATIONS } from '../spec.js'
-import { deliverFetch, fromRequest } from './fetch.js'
+import { answerOf, deliverFetch, fromRequest } from './fetch.js'
 
 const METHODS = { GET: http.get, POST: http.post } as const
 
@@ -24,7 +24,7 @@ export function createHandlers(
 ): HttpHandler[] {
   const resolver = async ({ request }: { request: Request }): Promise<Response> => {
     const delivery = { signal: request.signal, onDrop: () => Response.error(), onDelivered, head: request.method === 'HEAD' }
-    return deliverFetch(await handle(await fromRequest(request)), delivery)
+    return deliverFetch(await answerOf(handle, await fromRequest(request)), delivery)
   }
   return [
     // listPets, createPet, getPet (deprecated), listOrders (not defined by the spec: 501)
