@@ -9,7 +9,7 @@
  */
 
 import type { PetStatus } from '../schemas.js'
-import { authenticate, redactKey } from './auth.js'
+import { authenticate, createTokenReader, redactKey } from './auth.js'
 import { type ErrorCode, json, problem } from './errors.js'
 import { serializePage, utf8Length } from './json.js'
 import { matchRoute, type OperationId } from './routes.js'
@@ -181,6 +181,10 @@ function operate(
 export function createApi(world: ApiWorld): Api {
   const { basePath, options } = world
   const readListQuery = createListQueryReader()
+  const readToken = createTokenReader()
+  // The last caller's key hint: the same string for the same key, written once (the journal compares it to the last).
+  let hintOf: ApiKey | undefined
+  let hint = ''
   const deprecationHeaders: Record<string, string> = {
     deprecation: `@${Math.floor(options.deprecatedAt / 1000)}`,
     sunset: new Date(options.sunsetAt).toUTCString(),
@@ -198,13 +202,17 @@ export function createApi(world: ApiWorld): Api {
         (!route.ok && route.code === 'method_not_allowed' && route.operations.includes('getPet'))
       const extra = isGetPet ? deprecationHeaders : undefined
 
-      const caller = authenticate(header(request, 'authorization'), world.keys)
+      const caller = authenticate(header(request, 'authorization'), world.keys, readToken)
       if (!caller.ok) {
         const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
         return extra ? withHeaders(response, extra) : response
       }
       const decided = world.quota.consume(caller.key)
-      const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), ...(route.ok ? { operation: route.operation } : {}) }
+      if (caller.key !== hintOf) {
+        hintOf = caller.key
+        hint = redactKey(caller.key.key)
+      }
+      const meta = { plan: caller.key.plan, keyHint: hint, operation: route.ok ? route.operation : undefined }
       const counted = (quota: QuotaDecision) =>
         afterQuota(world, request, route, quota, (response) => finish(quota, response), readListQuery)
       const finish = (quota: QuotaDecision, response: ApiResponse): ApiResponse => {

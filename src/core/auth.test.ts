@@ -1,6 +1,7 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
 import { resolveKeys } from '../keys.js'
-import { authenticate } from './auth.js'
+import { authenticate, bearerToken, createTokenReader } from './auth.js'
 
 const keys = resolveKeys([{ key: 'test-pro', plan: 'pro' }])
 
@@ -16,5 +17,48 @@ describe('authenticate', () => {
     expect(authenticate('Bearer a b', keys)).toMatchObject({ ok: false })
     const unknown = authenticate('Bearer secret-value-1234', keys)
     expect(unknown).toMatchObject({ ok: false, message: 'Invalid API key …1234.' })
+  })
+})
+
+/**
+ * The spec's form, read another way: the value trimmed of spaces and tabs is the scheme `Bearer` in any case, one run
+ * of spaces or tabs, and a token with neither.
+ */
+function tokenBySpec(value: string): string | undefined {
+  const words = value.replace(/^[ \t]+|[ \t]+$/g, '').split(/[ \t]+/)
+  return words.length === 2 && words[0]?.toLowerCase() === 'bearer' ? words[1] : undefined
+}
+
+describe('bearerToken', () => {
+  const piece = fc.constantFrom(' ', '\t', '  ', 'Bearer', 'bearer', 'BEARER', 'Bearer ', 'x', 'key-1', '\u00a0', 'é', ',', '')
+  const value = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''))
+
+  it('reads the token as the spec describes it, the usual form and the others', () => {
+    for (const sample of [
+      'Bearer test-pro',
+      'Bearer  test-pro',
+      'Bearer test-pro ',
+      'Bearer\ttest-pro',
+      ' Bearer test-pro',
+      'Bearer ',
+      'Bearer a b',
+      'Bearer é',
+    ]) {
+      expect(bearerToken(sample), sample).toBe(tokenBySpec(sample))
+    }
+    fc.assert(
+      fc.property(value, (sample) => bearerToken(sample) === tokenBySpec(sample)),
+      { numRuns: 2_000 },
+    )
+  })
+
+  it('gives the same answers when it keeps the last one, for repeated and changing headers', () => {
+    fc.assert(
+      fc.property(fc.array(value, { maxLength: 12 }), (samples) => {
+        const read = createTokenReader()
+        return [...samples, ...samples].every((sample) => read(sample) === tokenBySpec(sample))
+      }),
+      { numRuns: 500 },
+    )
   })
 })

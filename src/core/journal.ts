@@ -184,17 +184,26 @@ function tell<T>(value: T, group: Set<(value: T) => void>): void {
 function createUndelivered(cap: number) {
   let lastResponse: ApiResponse | undefined
   let lastRaw: Raw | undefined
-  const responses: ApiResponse[] = []
-  const raws: Raw[] = []
+  let responses: (ApiResponse | undefined)[] = []
+  let raws: (Raw | undefined)[] = []
+  // The held answers go out oldest first: the ones before `head` were taken (or dropped past the cap).
+  let head = 0
+  const compact = (): void => {
+    responses = responses.slice(head)
+    raws = raws.slice(head)
+    head = 0
+  }
   return {
     hold(response: ApiResponse, raw: Raw): void {
       if (lastResponse !== undefined && lastRaw !== undefined) {
         responses.push(lastResponse)
         raws.push(lastRaw)
-        if (responses.length > cap) {
-          responses.shift()
-          raws.shift()
+        if (responses.length - head > cap) {
+          responses[head] = undefined
+          raws[head] = undefined
+          head += 1
         }
+        if (head > 64 && head * 2 > responses.length) compact()
       }
       lastResponse = response
       lastRaw = raw
@@ -205,7 +214,15 @@ function createUndelivered(cap: number) {
         lastResponse = lastRaw = undefined
         return raw
       }
-      const at = responses.indexOf(response)
+      if (response === responses[head]) {
+        const raw = raws[head]
+        responses[head] = undefined
+        raws[head] = undefined
+        head += 1
+        if (head === responses.length) responses.length = raws.length = head = 0
+        return raw
+      }
+      const at = responses.indexOf(response, head)
       if (at === -1) return undefined
       const raw = raws[at]
       responses.splice(at, 1)

@@ -29,6 +29,37 @@ function setup(options = DEFAULT_RATE_LIMIT_OPTIONS) {
 }
 
 describe('createRateLimiter', () => {
+  it("writes each answer its own key's limit and window, for keys of different plans taking turns across minutes", () => {
+    // Free 60/min and Pro 300/min (spec "Limits"); the custom key's day (5) binds once it has fewer left than its minute.
+    const { clock, send } = setup()
+    const expected = { free: 60, pro: 300 } as const
+    for (let minute = 0; minute < 3; minute++) {
+      const reset = String(NEXT_MINUTE + 60 * minute)
+      for (let i = 1; i <= 2; i++) {
+        for (const name of ['free', 'pro'] as const) {
+          expect(send(name).headers, `${name} minute ${minute} request ${i}`).toEqual({
+            'x-ratelimit-limit': String(expected[name]),
+            'x-ratelimit-remaining': String(expected[name] - i),
+            'x-ratelimit-reset': reset,
+          })
+        }
+      }
+      clock.advance(60_000)
+    }
+    expect(send('custom').headers).toEqual({
+      'x-ratelimit-limit': '3',
+      'x-ratelimit-remaining': '2',
+      'x-ratelimit-reset': String(NEXT_MINUTE + 180),
+    })
+    send('custom', 2)
+    clock.advance(60_000)
+    expect(send('custom').headers).toEqual({
+      'x-ratelimit-limit': '5',
+      'x-ratelimit-remaining': '1',
+      'x-ratelimit-reset': String(MIDNIGHT),
+    })
+  })
+
   it('allows 60 requests of a Free key in a minute and reports the minute window', () => {
     const { send } = setup()
     expect(send('free')).toEqual({

@@ -84,11 +84,36 @@ export function intText(value: number): string {
   return `${(value - rest) / 1e9}${TRIPLES[millions]}${TRIPLES[thousands]}${TRIPLES[units]}`
 }
 
-function rateHeaders(limit: number, remaining: number, resetAt: number): Record<string, string> {
-  return {
-    'x-ratelimit-limit': intText(limit),
-    'x-ratelimit-remaining': intText(Math.max(0, remaining)),
-    'x-ratelimit-reset': seconds(resetAt),
+/** The `X-RateLimit-*` headers of one answer: a new object each time (the core adds the answer's own headers to it). */
+export type RateHeaders = (limit: number, remaining: number, resetAt: number) => Record<string, string>
+
+/**
+ * A quota's `RateHeaders`, keeping the text of the last limit and reset it wrote: a key's limit is the same on every
+ * answer and its reset for a minute, so only the remaining count is written each time (issue #18). One per quota.
+ *
+ * @example
+ * const rateHeaders = createRateHeaders()
+ * rateHeaders(60, 59, at) // { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': '…' }
+ */
+export function createRateHeaders(): RateHeaders {
+  let limitOf = Number.NaN
+  let limitText = ''
+  let resetOf = Number.NaN
+  let resetText = ''
+  return (limit, remaining, resetAt) => {
+    if (limit !== limitOf) {
+      limitOf = limit
+      limitText = intText(limit)
+    }
+    if (resetAt !== resetOf) {
+      resetOf = resetAt
+      resetText = seconds(resetAt)
+    }
+    return {
+      'x-ratelimit-limit': limitText,
+      'x-ratelimit-remaining': intText(Math.max(0, remaining)),
+      'x-ratelimit-reset': resetText,
+    }
   }
 }
 
@@ -127,7 +152,13 @@ export type QuotaOutcome =
   | { readonly type: 'limited'; readonly limit: number; readonly resetAt: number; readonly day: boolean }
 
 /** The headers and Error body of an outcome, asked at `at`. */
-export function decisionOf(outcome: QuotaOutcome, key: ApiKey, at: number, options: RateLimitOptions): QuotaDecision {
+export function decisionOf(
+  outcome: QuotaOutcome,
+  key: ApiKey,
+  at: number,
+  options: RateLimitOptions,
+  rateHeaders: RateHeaders = createRateHeaders(),
+): QuotaDecision {
   switch (outcome.type) {
     case 'ok':
       return { ok: true, headers: rateHeaders(outcome.limit, outcome.remaining, outcome.resetAt) }
@@ -158,12 +189,12 @@ export function decisionOf(outcome: QuotaOutcome, key: ApiKey, at: number, optio
 }
 
 /** The window currently applying: fewer requests remaining; on a tie, the one resetting first. */
-function applying(limits: Limits, counters: KeyCounters): { limit: number; remaining: number; resetAt: number } {
+function applying(limits: Limits, counters: KeyCounters): QuotaOutcome & { type: 'ok' } {
   const minuteRemaining = limits.perMinute - counters.minuteCount
   const dayRemaining = limits.perDay - counters.dayCount
   return dayRemaining < minuteRemaining
-    ? { limit: limits.perDay, remaining: dayRemaining, resetAt: counters.dayStart + DAY }
-    : { limit: limits.perMinute, remaining: minuteRemaining, resetAt: counters.minuteStart + MINUTE }
+    ? { type: 'ok', limit: limits.perDay, remaining: dayRemaining, resetAt: counters.dayStart + DAY }
+    : { type: 'ok', limit: limits.perMinute, remaining: minuteRemaining, resetAt: counters.minuteStart + MINUTE }
 }
 
 /**
@@ -196,7 +227,7 @@ export function countRequest(limits: Limits, counters: KeyCounters, at: number, 
   counters.dayCount += 1
   counters.retryAt = 0
   counters.earlyRetries = 0
-  return { type: 'ok', ...applying(limits, counters) }
+  return applying(limits, counters)
 }
 
 /**
@@ -214,6 +245,7 @@ export function createRateLimiter({
   options?: RateLimitOptions
 }): RateLimiter {
   const state = new Map<string, KeyCounters>()
+  const rateHeaders = createRateHeaders()
 
   /** The key's counters with both windows rolled forward to `at`. */
   const current = (key: string, at: number): KeyCounters => {
@@ -227,7 +259,7 @@ export function createRateLimiter({
 
   const consume = (key: ApiKey): QuotaDecision => {
     const at = now()
-    return decisionOf(countRequest(key.limits, current(key.key, at), at, options), key, at, options)
+    return decisionOf(countRequest(key.limits, current(key.key, at), at, options), key, at, options, rateHeaders)
   }
 
   return {

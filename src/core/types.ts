@@ -46,8 +46,8 @@ export interface ResponseMeta {
   readonly plan?: Plan
   /** The key's last 4 characters, e.g. `…free`. */
   readonly keyHint?: string
-  /** The operation the request was routed to. */
-  readonly operation?: string
+  /** The operation the request was routed to (`undefined`: none). */
+  readonly operation?: string | undefined
   /** The scenario that applied. */
   readonly scenario?: string
   /** The fault a scenario injected (`latency`, `network-error`, `timeout`, `status-503`, `malformed-body`, …). */

@@ -95,12 +95,23 @@ function heldUntilTurnEnd<E>(
 export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<E> = {}): Delivery<E> {
   const { latency, closing, onAnswered, onFailed, batch = false, beforeAnswers } = options
 
+  // The last body's length as text: a client polling one list gets the same body string again (issue #18).
+  let lastBody = ''
+  let lastLength = '0'
+  const lengthOf = (body: string): string => {
+    if (body !== lastBody) {
+      lastBody = body
+      lastLength = String(Buffer.byteLength(body))
+    }
+    return lastLength
+  }
+
   const write = (exchange: E, response: ApiResponse): void => {
     const { res } = exchange
     // The core's headers object is this response's own: add to it rather than copy it (hot path).
     const headers: Record<string, string> = response.headers
     for (const name in exchange.headers) headers[name] = exchange.headers[name] as string
-    headers['content-length'] = String(Buffer.byteLength(response.body))
+    headers['content-length'] = lengthOf(response.body)
     if (exchange.closeAfter || closing?.()) headers.connection = 'close'
     res.writeHead(response.status, headers)
     res.end(response.body)

@@ -9,6 +9,7 @@ import type { Clock } from '../clock.js'
 import { parseJson, serializePet } from '../core/json.js'
 import {
   countRequest,
+  createRateHeaders,
   decisionOf,
   type KeyCounters,
   type QuotaOutcome,
@@ -197,6 +198,7 @@ export function createRedisQuota(
   }: { now: () => number; options: RateLimitOptions; unauthenticated: () => Record<string, string>; ready: () => Promise<void> },
 ): QuotaStore {
   const seen = new Map<string, KeyCounters>()
+  const rateHeaders = createRateHeaders()
   return {
     async consume(key: ApiKey) {
       await ready()
@@ -215,7 +217,7 @@ export function createRedisQuota(
       )) as string[]
       const { outcome, counters } = consumeReplyOf(reply)
       seen.set(key.key, counters)
-      return decisionOf(outcome, key, at, options)
+      return decisionOf(outcome, key, at, options, rateHeaders)
     },
     unauthenticated,
     counters: (key) => {
