@@ -58,4 +58,26 @@ describe('node delivery, holding the answers of a turn', () => {
     delivery.deliver(fakeExchange(events, 'a'), answer(200))
     expect(events).toEqual(['a 200'])
   })
+
+  it('writes each answer its own Content-Length in bytes, when bodies repeat, change or have the same length', () => {
+    const lengths: (string | undefined)[] = []
+    const res = {
+      writeHead: (_status: number, headers: Record<string, string>) => lengths.push(headers['content-length']),
+      end: () => undefined,
+      on: () => res,
+    }
+    const exchange: Exchange = {
+      req: {} as IncomingMessage,
+      res: res as unknown as ServerResponse,
+      world: { markDelivered: () => {} },
+      headers: {},
+      closeAfter: false,
+    }
+    const delivery = createNodeDelivery({})
+    const list = '[{"id":1}]'
+    for (const body of [list, list, '[{"id":2}]', '{"n":"é"}', '{"n":"e"}', '{"n":"🐕"}', '', list]) {
+      delivery.deliver(exchange, { status: 200, headers: {}, body })
+    }
+    expect(lengths).toEqual(['10', '10', '10', '10', '9', '12', '0', '10'])
+  })
 })
