@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
 import { type PetsWithText, parseJson } from './core/json.js'
 import { INT64_MAX } from './schemas.js'
-import { parseSnapshot, snapshotPieces, stringifySnapshot, type WorldSnapshot } from './snapshot.js'
+import { parseSnapshot, StaleSnapshotError, snapshotPieces, stringifySnapshot, type WorldSnapshot } from './snapshot.js'
 import { createWorld } from './world/create-world.js'
 
 const state = (count: number): WorldSnapshot => ({
@@ -52,5 +52,37 @@ describe('the snapshot written in pieces', () => {
     const inPieces = [...snapshotPieces(snapshot)].join('')
     expect(parseJson(inPieces)).toEqual(parseJson(stringifySnapshot(snapshot)))
     expect(inPieces).toContain('"categoryId":9223372036854775807')
+  })
+
+  describe('read from the storage as it is written (snapshotInSteps)', () => {
+    const key = { authorization: 'Bearer test-enterprise', 'content-type': 'application/json' }
+    const create = (world: ReturnType<typeof createWorld>, name: string) =>
+      world.handle({ method: 'POST', path: '/v1/pets', query: '', headers: key, body: `{"name":${JSON.stringify(name)},"categoryId":4}` })
+
+    it('writes the pets as they were when it was taken, not the creates after it', () => {
+      const world = createWorld({ seed: 5, pets: 2_345 })
+      create(world, 'Before 🐕')
+      const expected = parseJson(stringifySnapshot(world.snapshot()))
+      const stepped = world.snapshotInSteps()
+      const pieces: string[] = []
+      for (const piece of snapshotPieces(stepped)) {
+        pieces.push(piece)
+        // Creates between the pieces, as requests answered while the file is written.
+        create(world, `After ${pieces.length}`)
+      }
+      expect(parseJson(pieces.join(''))).toEqual(expected)
+      expect(world.snapshot().pets).toHaveLength(2_346 + pieces.length)
+    })
+
+    it('stops with StaleSnapshotError once a pet is replaced, or all are, while it is written', async () => {
+      for (const change of ['restore', 'reset'] as const) {
+        const world = createWorld({ seed: 5, pets: 2_345 })
+        const pieces = snapshotPieces(world.snapshotInSteps())
+        pieces.next()
+        if (change === 'restore') await world.restore({ ...world.snapshot(), pets: world.snapshot().pets.slice(1) })
+        else await world.reset()
+        expect(() => pieces.next(), change).toThrow(StaleSnapshotError)
+      }
+    })
   })
 })

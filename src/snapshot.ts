@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { MAX_TIME } from './clock.js'
-import { type PetsWithText, parseJson, serializePet, stringifyJson } from './core/json.js'
+import { type PetsWithText, type PetTexts, parseJson, serializePet, stringifyJson } from './core/json.js'
 import { INT64_MAX, PetRecordSchema } from './schemas.js'
 
 /** A count: a whole number from 0. */
@@ -74,18 +74,40 @@ export function stringifySnapshot(snapshot: WorldSnapshot, space?: number): stri
 const PETS_PER_PIECE = 1_000
 
 /**
+ * A world's state whose pets are read from its storage as they are written (`World.snapshotInSteps`): taking it
+ * copies nothing, so a large state is no pause (issue #18). Its pieces throw `StaleSnapshotError` once the pets are
+ * no longer as they were when it was taken.
+ */
+export interface SteppedSnapshot extends Omit<WorldSnapshot, 'pets'> {
+  readonly pets: PetTexts
+}
+
+/** The pets changed (other than by creates) while a `SteppedSnapshot` was written: write it again, taken anew. */
+export class StaleSnapshotError extends Error {}
+
+const isStepped = (snapshot: WorldSnapshot | SteppedSnapshot): snapshot is SteppedSnapshot => 'current' in snapshot.pets
+
+/** A plain snapshot as a `SteppedSnapshot`: its pets are its own array, so they stay current. */
+export function steppedOf(snapshot: WorldSnapshot): SteppedSnapshot {
+  const { pets } = snapshot
+  // The texts the storage keeps, when the pets come from a world's snapshot (see `PetsWithText`).
+  const textOf = (pets as PetsWithText).textOf ?? ((i: number) => serializePet(pets[i] as WorldSnapshot['pets'][number]))
+  return { ...snapshot, pets: { length: pets.length, textOf, current: () => true } }
+}
+
+/**
  * The snapshot's JSON text (as `stringifySnapshot` writes it, keys in another order) in pieces of a few thousand
  * pets, so a writer can give the event loop back between them: a state of a million pets is not one long pause
  * (issue #18).
  */
-export function* snapshotPieces(snapshot: WorldSnapshot): Generator<string> {
-  const { pets, ...rest } = snapshot
-  // The texts the storage keeps, when the pets come from a world's snapshot (see `PetsWithText`).
-  const textOf = (pets as PetsWithText).textOf ?? ((i: number) => serializePet(pets[i] as WorldSnapshot['pets'][number]))
+export function* snapshotPieces(snapshot: WorldSnapshot | SteppedSnapshot): Generator<string> {
+  const { pets, ...rest } = isStepped(snapshot) ? snapshot : steppedOf(snapshot)
   for (let start = 0; start < pets.length; start += PETS_PER_PIECE) {
+    // The writer may have given the event loop back since the last piece.
+    if (!pets.current()) throw new StaleSnapshotError('The pets changed while the snapshot was written.')
     const end = Math.min(pets.length, start + PETS_PER_PIECE)
     const parts: string[] = []
-    for (let i = start; i < end; i++) parts.push(textOf(i))
+    for (let i = start; i < end; i++) parts.push(pets.textOf(i))
     yield `${start === 0 ? '{"pets":[' : ','}${parts.join(',')}`
   }
   // `rest` has `version`, so its text starts with `{"`: the pets go before its first key.

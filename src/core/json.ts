@@ -163,6 +163,17 @@ export function parseJson(text: string): JsonParseResult {
  */
 export type PetsWithText = PetRecord[] & { readonly textOf?: (index: number) => string }
 
+/**
+ * The pets' texts, read one by one from the storage while the world goes on answering (the state file's writer,
+ * issue #18): nothing is copied when it is taken. `current()` says whether they are still the pets as they were then
+ * (creates after it only append, which leaves them so).
+ */
+export interface PetTexts {
+  readonly length: number
+  textOf(index: number): string
+  current(): boolean
+}
+
 /** Gives `pets` the texts of `textOf` (see `PetsWithText`). */
 export function withPetTexts(pets: PetRecord[], textOf: (index: number) => string): PetsWithText {
   return Object.defineProperty(pets, 'textOf', { value: textOf, enumerable: false })

@@ -7,7 +7,7 @@ import { randomUUID } from 'node:crypto'
 import { open, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { parseJson } from '../core/json.js'
-import { parseSnapshot, snapshotPieces, type WorldSnapshot } from '../snapshot.js'
+import { parseSnapshot, type SteppedSnapshot, snapshotPieces, type WorldSnapshot } from '../snapshot.js'
 
 export interface StateFileContent {
   version: 1
@@ -15,6 +15,11 @@ export interface StateFileContent {
   logSeq: number
   /** Session name to state. A Map: names come from clients (`__proto__` is one like any other). */
   sessions: Map<string, WorldSnapshot>
+}
+
+/** What is written: each session's snapshot, or one read from its storage as it is written (`SteppedSnapshot`). */
+export interface StateFileWrite extends Omit<StateFileContent, 'sessions'> {
+  sessions: Map<string, WorldSnapshot | SteppedSnapshot>
 }
 
 /** A problem with the state file that stops the start (exit 2): it names the file and the fix. */
@@ -35,7 +40,7 @@ export async function stateFileTarget(file: string): Promise<string> {
 const WRITE_CHARS = 64 * 1024
 
 /** The state file's text in pieces: a thousand pets each (see `snapshotPieces`). */
-function* statePieces(content: StateFileContent): Generator<string> {
+function* statePieces(content: StateFileWrite): Generator<string> {
   yield `{"version":1,"logSeq":${content.logSeq},"sessions":{`
   let first = true
   for (const [name, snapshot] of content.sessions) {
@@ -49,27 +54,29 @@ function* statePieces(content: StateFileContent): Generator<string> {
 /**
  * Writes `content` to `file` atomically, in steps: each write awaits the file system, so requests are answered
  * while a large state is written (issue #18: one synchronous stringify of 800,000 pets held every answer ~200 ms).
+ * Rejects with `StaleSnapshotError`, leaving the file as it was, when a stepped snapshot's pets changed meanwhile.
  */
-export async function writeStateFile(file: string, content: StateFileContent): Promise<void> {
+export async function writeStateFile(file: string, content: StateFileWrite): Promise<void> {
   // Unique per write, also between two servers of one process.
   const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
   const handle = await open(temp, 'w')
   try {
-    let text = ''
-    for (const piece of statePieces(content)) {
-      text += piece
-      if (text.length < WRITE_CHARS) continue
+    try {
+      let text = ''
+      for (const piece of statePieces(content)) {
+        text += piece
+        if (text.length < WRITE_CHARS) continue
+        await handle.writeFile(text)
+        text = ''
+      }
       await handle.writeFile(text)
-      text = ''
+      await handle.sync()
+    } finally {
+      await handle.close()
     }
-    await handle.writeFile(text)
-    await handle.sync()
-  } finally {
-    await handle.close()
-  }
-  try {
     await rename(temp, file)
   } catch (error) {
+    // A write that failed or was given up leaves no temp file behind.
     await unlink(temp).catch(() => undefined)
     throw error
   }

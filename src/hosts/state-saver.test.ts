@@ -2,11 +2,15 @@
  * `--state-file` writes the creates of an event-loop turn in one write (and one fsync with `--fsync`), just before the
  * server sends the answers it held through the turn (issue #18, decision 015).
  */
-import { mkdtempSync, readFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
+import { parseJson } from '../core/json.js'
+import { StaleSnapshotError, type SteppedSnapshot } from '../snapshot.js'
+import { createWorld } from '../world/create-world.js'
 import { createSessions, type Sessions } from './sessions.js'
+import { readStateFile, writeStateFile } from './state-file.js'
 import { openStateLog } from './state-log.js'
 import { createStateSaver } from './state-saver.js'
 
@@ -90,5 +94,52 @@ describe('state saver: the creates of a turn in one write', () => {
     await turn()
     expect(lines(log)).toHaveLength(1)
     await saver.close()
+  })
+})
+
+describe('the snapshot written in steps', () => {
+  /** A world's stepped snapshot whose pets go stale after `checks` looks. */
+  function staleAfter(checks: number): SteppedSnapshot {
+    const stepped = createWorld({ seed: 2, pets: 5_000 }).snapshotInSteps()
+    let looks = 0
+    return { ...stepped, pets: { ...stepped.pets, current: () => ++looks <= checks } }
+  }
+
+  it('gives up when the pets change while it is written: the old file stays, and no temporary file is left', async () => {
+    const folder = dir()
+    const file = join(folder, 'state.json')
+    writeFileSync(file, '{"the old":"file"}')
+    // 5,000 pets: five pieces of a thousand, with writes of 64 KiB (awaited) between them.
+    const write = writeStateFile(file, { version: 1, logSeq: 4, sessions: new Map([['default', staleAfter(3)]]) })
+    await expect(write).rejects.toThrow(StaleSnapshotError)
+    expect(readFileSync(file, 'utf8')).toBe('{"the old":"file"}')
+    expect(readdirSync(folder)).toEqual(['state.json'])
+  })
+
+  it('writes the last snapshot at shutdown as a copy when the pets change during the stepped one, then drops the log', async () => {
+    const folder = dir()
+    const file = join(folder, 'state.json')
+    let sessions: Sessions | undefined
+    const saver = createStateSaver(file, { fsync: false, sessions: () => sessions as Sessions })
+    sessions = createSessions({ pets: 1_500, seed: 1 }, 10, saver.dataFor)
+    await saver.load()
+    const world = sessions.main
+    const created = world.handle({
+      method: 'POST',
+      path: '/v1/pets',
+      query: '',
+      headers: { authorization: 'Bearer test-pro', 'content-type': 'application/json' },
+      body: '{"name":"Kept 🐕","categoryId":2}',
+    })
+    expect(created instanceof Promise ? undefined : created.status).toBe(201)
+    saver.flush()
+    world.snapshotInSteps = () => staleAfter(0)
+    await saver.close()
+    const content = await readStateFile(file)
+    const pets = content?.sessions.get('default')?.pets ?? []
+    expect(pets).toHaveLength(1_501)
+    expect(pets.at(-1)?.name).toBe('Kept 🐕')
+    expect(existsSync(`${file}.log`)).toBe(false)
+    expect(parseJson(readFileSync(file, 'utf8')).ok).toBe(true)
   })
 })

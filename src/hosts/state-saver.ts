@@ -13,7 +13,7 @@
 import { dirname } from 'node:path'
 import { performance } from 'node:perf_hooks'
 import { PetRecordSchema } from '../schemas.js'
-import { stringifySnapshot } from '../snapshot.js'
+import { StaleSnapshotError, stringifySnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type IndexOnlyData } from '../store/pet-data.js'
 import type { World } from '../world/create-world.js'
 import type { Sessions } from './sessions.js'
@@ -126,6 +126,25 @@ function logWriter(current: () => StateLog | undefined, failed: (error: unknown)
 }
 
 /**
+ * Writes the snapshot of every session and drops the log lines it holds; `false` when the pets changed while it was
+ * written (the log still holds every change). `inSteps`: read from the storage as it is written, copying no pets
+ * (issue #18).
+ */
+async function writeSnapshot(target: string, log: StateLog, sessions: Sessions, inSteps: boolean): Promise<boolean> {
+  const mark = log.mark()
+  const worlds = sessions.names().map((name) => [name, sessions.get(name) as World] as const)
+  const snapshots = new Map(worlds.map(([name, world]) => [name, inSteps ? world.snapshotInSteps() : world.snapshot()]))
+  try {
+    await writeStateFile(target, { version: 1, logSeq: mark.seq, sessions: snapshots })
+  } catch (error) {
+    if (error instanceof StaleSnapshotError) return false
+    throw error
+  }
+  log.dropThrough(mark)
+  return true
+}
+
+/**
  * @example
  * const saver = createStateSaver('/tmp/petstore.json', { fsync: false, sessions: () => sessions })
  * await saver.load()
@@ -136,7 +155,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   let log: StateLog | undefined
   let failure: string | undefined
   let timer: NodeJS.Timeout | undefined
-  let running: Promise<void> | undefined
+  let running: Promise<boolean> | undefined
   let lastMs = 0
   let stores: Map<string, IndexOnlyData> | undefined = new Map() // only while the log is replayed: evicted sessions must not stay
 
@@ -149,19 +168,16 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     (error) => fail('append a change to the log of', error),
   )
 
-  const compact = async (): Promise<void> => {
-    if (!log) return
-    const mark = log.mark()
+  const compact = async (inSteps: boolean): Promise<boolean> => {
+    if (!log) return true
     const started = performance.now()
-    const sessions = options.sessions()
-    const snapshots = new Map(sessions.names().map((name) => [name, (sessions.get(name) as World).snapshot()]))
-    await writeStateFile(target, { version: 1, logSeq: mark.seq, sessions: snapshots })
-    log.dropThrough(mark)
+    if (!(await writeSnapshot(target, log, options.sessions(), inSteps))) return false
     lastMs = performance.now() - started
     failure = undefined
+    return true
   }
-  const run = (): Promise<void> => {
-    running ??= compact().finally(() => {
+  const run = (inSteps = true): Promise<boolean> => {
+    running ??= compact(inSteps).finally(() => {
       running = undefined
     })
     return running
@@ -171,7 +187,11 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     timer = setTimeout(
       () => {
         timer = undefined
-        run().catch((error: unknown) => fail('write the state file', error))
+        run().then(
+          // Pets were replaced or removed while it was written: write it again soon.
+          (written) => (written ? undefined : changed()),
+          (error: unknown) => fail('write the state file', error),
+        )
       },
       Math.max(MIN_COMPACT_DELAY_MS, 10 * lastMs),
     )
@@ -199,7 +219,8 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       if (!log) return
       await running?.catch(() => undefined)
       flush()
-      await run()
+      // The last snapshot must be written before the log goes: a copy, if the pets change while it is written.
+      if (!(await run())) await run(false)
       log.close(true)
       log = undefined
     },

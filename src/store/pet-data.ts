@@ -5,7 +5,7 @@
  * directly (the standalone server's sessions, one-off scenario worlds). Imports nothing heavy.
  */
 import type { Collection } from '@msw/data'
-import { withPetTexts } from '../core/json.js'
+import { type PetTexts, withPetTexts } from '../core/json.js'
 import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
 import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema, type PetStatus } from '../schemas.js'
 import { PET_STATUSES } from '../spec.js'
@@ -20,6 +20,8 @@ export interface PetData {
   load(pets: readonly PetRecord[], nextId?: bigint): Promise<void>
   /** Every pet in id order and the next id, as plain data. */
   snapshot(): { pets: PetRecord[]; nextId: bigint }
+  /** The same, with the pets' texts read from the storage as they are written (`PetTexts`), where it can. */
+  snapshotInSteps?(): { pets: PetTexts; nextId: bigint }
   /** Settles once every slower copy (the collection) holds every pet written so far. */
   settled(): Promise<void>
 }
@@ -46,6 +48,7 @@ export interface IndexedPets {
   /** Makes sure the next id comes after `id` (a pet written with its own id). */
   reserve(id: bigint): void
   snapshot(): { pets: PetRecord[]; nextId: bigint }
+  snapshotInSteps(): { pets: PetTexts; nextId: bigint }
 }
 
 /** Indexes plus the next id: the part of a world's pets every storage shares. */
@@ -78,6 +81,18 @@ export function createIndexedPets(): IndexedPets {
         entries.map((entry) => entry.pet),
         (i) => (entries[i] as PetEntry).json,
       )
+      return { pets, nextId }
+    },
+    snapshotInSteps() {
+      // The index's own array: the entries before `length` stay as they are while no rewrite is counted.
+      const entries = index.all()
+      const { length } = entries
+      const rewrites = index.rewrites
+      const pets: PetTexts = {
+        length,
+        textOf: (i) => (entries[i] as PetEntry).json,
+        current: () => index.rewrites === rewrites,
+      }
       return { pets, nextId }
     },
   }
@@ -127,6 +142,7 @@ export function createIndexOnlyData(onAdd?: (entry: PetEntry) => void): IndexOnl
       return Promise.resolve()
     },
     snapshot: pets.snapshot,
+    snapshotInSteps: pets.snapshotInSteps,
     settled: () => Promise.resolve(),
   }
 }

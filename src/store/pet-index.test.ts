@@ -83,3 +83,23 @@ describe('ids of the pet index at the edge of exact numbers', () => {
     expect(index.size).toBe(edge.length - 1)
   })
 })
+
+describe('rewrites of the pet index', () => {
+  it('counts every change but a create appended after the highest id', () => {
+    const index = createPetIndex()
+    for (const id of [1, 2, 3]) index.putNew(pet(id))
+    index.put(pet(7))
+    expect(index.rewrites).toBe(0)
+    index.put(pet(5))
+    expect(index.rewrites).toBe(1)
+    index.put(pet(2, 'sold'))
+    expect(index.rewrites).toBeGreaterThan(1)
+    const afterReplace = index.rewrites
+    index.remove(9n)
+    expect(index.rewrites).toBe(afterReplace)
+    index.remove(1n)
+    expect(index.rewrites).toBe(afterReplace + 1)
+    index.clear()
+    expect(index.rewrites).toBe(afterReplace + 2)
+  })
+})

@@ -25,7 +25,13 @@ export interface PetIndex {
   clear(): void
   /** The highest id stored, or 0n. */
   maxId(): bigint
+  /** Every entry in id order: the index's own array, which a create appends to. */
   all(): readonly PetEntry[]
+  /**
+   * Counts the changes other than a create's append (a pet replaced, put between others or removed, or all cleared):
+   * while it stays the same, the first entries of `all()` stay as they were.
+   */
+  readonly rewrites: number
 }
 
 /** Position of `id` in `entries` sorted by id, or where it would be inserted. */
@@ -42,15 +48,17 @@ function search(entries: readonly PetEntry[], id: bigint): { index: number; foun
   return { index: low, found: false }
 }
 
-function insertSorted(entries: PetEntry[], entry: PetEntry): void {
+/** Puts `entry` in its place; `true` when that was an append (the entries before it did not move). */
+function insertSorted(entries: PetEntry[], entry: PetEntry): boolean {
   const last = entries[entries.length - 1]
   // Ids are assigned in ascending order, so the common case is an append.
   if (last === undefined || last.pet.id < entry.pet.id) {
     entries.push(entry)
-    return
+    return true
   }
   const { index, found } = search(entries, entry.pet.id)
   entries.splice(index, found ? 1 : 0, entry)
+  return false
 }
 
 /**
@@ -74,6 +82,7 @@ export function createPetIndex(): PetIndex {
   const sorted: PetEntry[] = []
   const byStatus = new Map<StatusKey, PetEntry[]>()
   const pages = new Map<string, PetPage>()
+  let rewrites = 0
   let pageChars = 0
   const forgetPages = (): void => {
     if (pages.size === 0) return
@@ -93,6 +102,7 @@ export function createPetIndex(): PetIndex {
     const key = keyOf(id)
     const existing = byId.get(key)
     if (!existing) return
+    rewrites += 1
     byId.delete(key)
     forgetPages()
     removeSorted(sorted, id)
@@ -103,7 +113,7 @@ export function createPetIndex(): PetIndex {
     forgetPages()
     const entry: PetEntry = { pet, json: serializePet(pet) }
     byId.set(keyOf(pet.id), entry)
-    insertSorted(sorted, entry)
+    if (!insertSorted(sorted, entry)) rewrites += 1
     insertSorted(statusList(pet.status ?? NO_STATUS), entry)
     return entry
   }
@@ -133,6 +143,7 @@ export function createPetIndex(): PetIndex {
     putNew: add,
     remove,
     clear() {
+      rewrites += 1
       forgetPages()
       byId.clear()
       sorted.length = 0
@@ -140,5 +151,8 @@ export function createPetIndex(): PetIndex {
     },
     maxId: () => sorted[sorted.length - 1]?.pet.id ?? 0n,
     all: () => sorted,
+    get rewrites() {
+      return rewrites
+    },
   }
 }

@@ -15,7 +15,7 @@ import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.j
 import { createFetch } from '../handlers/fetch.js'
 import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
 import type { PetRecord } from '../schemas.js'
-import { parseSnapshot, type WorldSnapshot } from '../snapshot.js'
+import { parseSnapshot, type SteppedSnapshot, steppedOf, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
@@ -65,6 +65,8 @@ export interface World {
   readonly events: WorldEvents
   /** The whole state: pets, next id, counters and bans, clock. */
   snapshot(): WorldSnapshot
+  /** The same, with the pets read from the storage as a writer writes them (`SteppedSnapshot`): nothing is copied. */
+  snapshotInSteps(): SteppedSnapshot
   /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
   restore(snapshot: unknown): Promise<void>
   /** The name of the current scenario. */
@@ -157,6 +159,11 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
     ready: () => data.settled(),
     snapshot() {
       const { pets, nextId } = data.snapshot()
+      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenarios.current.name }
+    },
+    snapshotInSteps() {
+      if (!data.snapshotInSteps) return steppedOf(this.snapshot())
+      const { pets, nextId } = data.snapshotInSteps()
       return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenarios.current.name }
     },
     restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
