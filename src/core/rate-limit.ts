@@ -151,13 +151,13 @@ export type QuotaOutcome =
   | { readonly type: 'ban'; readonly limit: number; readonly until: number }
   | { readonly type: 'limited'; readonly limit: number; readonly resetAt: number; readonly day: boolean }
 
-/** The headers and Error body of an outcome, asked at `at`. */
+/** The headers (written by the quota's `rateHeaders`) and Error body of an outcome, asked at `at`. */
 export function decisionOf(
   outcome: QuotaOutcome,
   key: ApiKey,
   at: number,
   options: RateLimitOptions,
-  rateHeaders: RateHeaders = createRateHeaders(),
+  rateHeaders: RateHeaders,
 ): QuotaDecision {
   switch (outcome.type) {
     case 'ok':

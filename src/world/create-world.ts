@@ -108,6 +108,15 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => scenarios.current.name })
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
+  /** The world's state around the pets and next id its storage gives (whole, or read in steps). */
+  const stateWith = <P>({ pets, nextId }: { pets: P; nextId: bigint }) => ({
+    version: 1 as const,
+    pets,
+    nextId,
+    rateLimits: rateLimiter.snapshot(),
+    clock: clock.snapshot(),
+    scenario: scenarios.current.name,
+  })
 
   // The pipeline, outermost first: journal -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(() => scenarios.api, {
@@ -157,15 +166,8 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       }
     },
     ready: () => data.settled(),
-    snapshot() {
-      const { pets, nextId } = data.snapshot()
-      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenarios.current.name }
-    },
-    snapshotInSteps() {
-      if (!data.snapshotInSteps) return steppedOf(this.snapshot())
-      const { pets, nextId } = data.snapshotInSteps()
-      return { version: 1, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario: scenarios.current.name }
-    },
+    snapshot: () => stateWith(data.snapshot()),
+    snapshotInSteps: () => (data.snapshotInSteps ? stateWith(data.snapshotInSteps()) : steppedOf(stateWith(data.snapshot()))),
     restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
     reset: () => announce(scenarios.start(scenarios.current), 'reset'),
     adopt(name) {
