@@ -86,6 +86,12 @@ export interface World {
   adopt(name: string): void
 }
 
+/** A world's state around the pets and next id its storage gives (whole, or read in steps). */
+function stateWith<P>(storage: { pets: P; nextId: bigint }, rateLimiter: QuotaStore, clock: Clock, scenario: string) {
+  const { pets, nextId } = storage
+  return { version: 1 as const, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario }
+}
+
 /**
  * Creates one isolated Pet Store world without msw (hosts that need none use it; in tests, use
  * `createPetStore`). `data` keeps its pets: by default in the indexes only. `shared.journalBudget`
@@ -108,15 +114,6 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => scenarios.current.name })
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
-  /** The world's state around the pets and next id its storage gives (whole, or read in steps). */
-  const stateWith = <P>({ pets, nextId }: { pets: P; nextId: bigint }) => ({
-    version: 1 as const,
-    pets,
-    nextId,
-    rateLimits: rateLimiter.snapshot(),
-    clock: clock.snapshot(),
-    scenario: scenarios.current.name,
-  })
 
   // The pipeline, outermost first: journal -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(() => scenarios.api, {
@@ -166,8 +163,11 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       }
     },
     ready: () => data.settled(),
-    snapshot: () => stateWith(data.snapshot()),
-    snapshotInSteps: () => (data.snapshotInSteps ? stateWith(data.snapshotInSteps()) : steppedOf(stateWith(data.snapshot()))),
+    snapshot: () => stateWith(data.snapshot(), rateLimiter, clock, scenarios.current.name),
+    snapshotInSteps: () =>
+      data.snapshotInSteps
+        ? stateWith(data.snapshotInSteps(), rateLimiter, clock, scenarios.current.name)
+        : steppedOf(stateWith(data.snapshot(), rateLimiter, clock, scenarios.current.name)),
     restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
     reset: () => announce(scenarios.start(scenarios.current), 'reset'),
     adopt(name) {
