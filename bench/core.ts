@@ -8,7 +8,7 @@
  */
 import { spawnSync } from 'node:child_process'
 import { join } from 'node:path'
-import { median, quick, ROOT, table, verdict } from './lib.js'
+import { median, quick, ROOT, SERVER_NODE, table, verdict } from './lib.js'
 
 const ROUNDS = quick ? 2 : 5
 const REQUESTS = quick ? 50_000 : 200_000
@@ -16,7 +16,7 @@ const OPS = ['list', 'get', 'create'] as const
 type Costs = Record<(typeof OPS)[number], number>
 
 function costs(checkout: string): Costs {
-  const run = spawnSync(process.execPath, [join(ROOT, 'bench/servers/core-cost.mjs'), checkout, String(REQUESTS)], {
+  const run = spawnSync(SERVER_NODE, [join(ROOT, 'bench/servers/core-cost.mjs'), checkout, String(REQUESTS)], {
     encoding: 'utf8',
   })
   if (run.status !== 0) throw new Error(`[bench] core-cost of ${checkout} failed:\n${run.stderr}`)

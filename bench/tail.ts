@@ -9,7 +9,21 @@
  */
 import { join } from 'node:path'
 import { ops, prism, type Target, wiremock } from './http.js'
-import { BENCH_KEY, median, quick, ROOT, SERVER_CORE, startMock, startPinned, table, tempDir, verdict, waitFor, wrk } from './lib.js'
+import {
+  BENCH_KEY,
+  median,
+  quick,
+  ROOT,
+  SERVER_CORE,
+  SERVER_NODE,
+  startMock,
+  startPinned,
+  table,
+  tempDir,
+  verdict,
+  waitFor,
+  wrk,
+} from './lib.js'
 
 // Five rounds of 3 s, not three of 5 s (the same time): on this machine a round is now and then disturbed for every
 // server alike (the same-work bare server's own p99 moved from 0.45 to 2.1 ms between rounds), and a median of five
@@ -52,7 +66,7 @@ function mock(name: string, port: number, pets: number, extra: string[] = []): T
 
 function script(name: string, port: number, file: string, args: string[] = []): Target {
   return server(name, port, async () => {
-    const proc = startPinned(SERVER_CORE, process.execPath, [join(ROOT, 'bench/servers', file), String(port), ...args])
+    const proc = startPinned(SERVER_CORE, SERVER_NODE, [join(ROOT, 'bench/servers', file), String(port), ...args])
     await waitFor(`http://127.0.0.1:${port}/v1/pets?limit=1`, { headers: auth })
     return proc.stop
   })
