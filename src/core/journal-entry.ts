@@ -207,7 +207,7 @@ export function redactSecret(value: string): string {
 
 /** A request's headers as plain strings, with the secret ones redacted. */
 function redactedHeaders(headers: ApiRequest['headers']): Record<string, string> {
-  const out: Record<string, string> = {}
+  const out: Record<string, string> = Object.create(null)
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue
     const text = typeof value === 'string' ? value : value.join(', ')

@@ -254,7 +254,7 @@ export function unpack(stored: Stored): Raw {
   const headers: Record<string, string> = {}
   // The name is read before the value: a member's key is evaluated before what is assigned to it.
   for (let i = 0; i < responsePairs; i++) headers[next() as string] = next() as string
-  const requestHeaders: Record<string, string | string[]> = {}
+  const requestHeaders: Record<string, string | string[]> = Object.create(null) // `__proto__` is a header name too
   for (let i = 0; i < requestPairs; i++) {
     const name = next() as string
     const value = next() as string

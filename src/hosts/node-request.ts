@@ -98,6 +98,28 @@ export function splitUrl(raw: string): { path: string; query: string } {
   return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) }
 }
 
+/**
+ * `req.headers`, with any header named `__proto__` that node left out of it (it keeps it in `rawHeaders` only): the
+ * journal shows what the client sent, as the Fetch hosts do. A scan of the raw names; a copy only when there is one.
+ */
+export function headersOf(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>): IncomingMessage['headers'] {
+  const raw = req.rawHeaders
+  let out: IncomingMessage['headers'] | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (name.length !== 9 || name.toLowerCase() !== '__proto__') continue
+    out ??= Object.assign(Object.create(null), req.headers) as IncomingMessage['headers']
+    const before = Object.getOwnPropertyDescriptor(out, '__proto__')?.value as string | undefined
+    Object.defineProperty(out, '__proto__', {
+      value: before === undefined ? raw[i + 1] : `${before}, ${raw[i + 1]}`,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    })
+  }
+  return out ?? req.headers
+}
+
 /** The core's plain request from a `node:http` request and the body read from it. */
 export function apiRequest(
   req: IncomingMessage,
@@ -105,7 +127,7 @@ export function apiRequest(
   query: string,
   body: Pick<Body, 'text' | 'tooLarge' | 'notUtf8' | 'bytes'>,
 ): ApiRequest {
-  const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: req.headers, body: body.text, bodyBytes: body.bytes }
+  const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: headersOf(req), body: body.text, bodyBytes: body.bytes }
   if (body.tooLarge) return { ...request, bodyTooLarge: true }
   return body.notUtf8 ? { ...request, bodyNotUtf8: true } : request
 }
