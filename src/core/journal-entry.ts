@@ -207,11 +207,14 @@ export function redactSecret(value: string): string {
 
 /** A request's headers as plain strings, with the secret ones redacted. */
 function redactedHeaders(headers: ApiRequest['headers']): Record<string, string> {
-  const out: Record<string, string> = Object.create(null)
+  // A plain object, as before; a header named `__proto__` becomes its own property, not its prototype.
+  const out: Record<string, string> = {}
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue
     const text = typeof value === 'string' ? value : value.join(', ')
-    out[name] = SECRET_HEADERS.has(name) ? redactSecret(text) : text
+    const shown = SECRET_HEADERS.has(name) ? redactSecret(text) : text
+    if (name === '__proto__') Object.defineProperty(out, name, { value: shown, enumerable: true, writable: true, configurable: true })
+    else out[name] = shown
   }
   return out
 }

@@ -44,3 +44,13 @@ describe('header names like object properties', () => {
       ).toEqual([{ name, value: `value of ${name}` }])
   })
 })
+
+describe('a journal entry with such a header', () => {
+  it('keeps its request headers a plain object, so toStrictEqual against a literal still holds', async () => {
+    const petStore = createPetStore()
+    await petStore.fetch(new Request('https://api.petstore.test/v1/pets?limit=1', { headers: { authorization: 'Bearer test-pro' } }))
+    const [entry] = petStore.journal.all()
+    expect(Object.getPrototypeOf(entry?.requestHeaders)).toBe(Object.prototype)
+    expect(entry?.requestHeaders).toStrictEqual({ authorization: 'Bearer …' })
+  })
+})
