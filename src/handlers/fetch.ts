@@ -15,8 +15,7 @@ const RELATIVE_BASE = 'http://petstore.mock'
 /** Reads a Fetch `Request` into the core's plain request. */
 export async function fromRequest(request: Request): Promise<ApiRequest> {
   const url = new URL(request.url)
-  // Keyed by what the client sent: no prototype, so a header named `__proto__` is kept like any other (as node's own
-  // `req.headers` does).
+  // Keyed by what the client sent: no prototype, so a header named `__proto__` is kept like any other.
   const headers: Record<string, string> = Object.create(null)
   request.headers.forEach((value, name) => {
     headers[name] = value
