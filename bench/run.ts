@@ -12,7 +12,7 @@ import { benchFlatCost } from './flat-cost.js'
 import { benchGc } from './gc.js'
 import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
-import { quick, SERVER_NODE } from './lib.js'
+import { quick, SERVER_NODE, SERVER_NODE_VERSION } from './lib.js'
 import { benchMemory } from './memory.js'
 import { benchPetBytes } from './pet-bytes.js'
 import { benchRedis } from './redis.js'
@@ -24,10 +24,7 @@ const only = process.argv
   .find((arg) => arg.startsWith('--only='))
   ?.slice(7)
   .split(',')
-const serverNode =
-  SERVER_NODE === process.execPath
-    ? ''
-    : ` (servers on Node ${spawnSync(SERVER_NODE, ['--version'], { encoding: 'utf8' }).stdout.trim()}: --node)`
+const serverNode = SERVER_NODE === process.execPath ? '' : ` (servers on Node ${SERVER_NODE_VERSION}: --node)`
 const machine = `${cpus().length} x ${cpus()[0]?.model ?? 'cpu'}, ${Math.round(totalmem() / 2 ** 30)} GiB, Node ${process.version}${serverNode}, wrk ${spawnSync('wrk', ['-v'], { encoding: 'utf8' }).stdout?.split('\n')[0]?.split(' ')[1] ?? '?'}`
 console.log(`petstore-mock benchmarks${quick ? ' (--quick)' : ''} on ${machine}, ${new Date().toISOString()}`)
 const suites = {

@@ -36,13 +36,16 @@ const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 /** `--this=DIR`: measure another checkout's build (e.g. the commit before a change) in place of this one. */
 const CHECKOUT = process.argv.find((arg) => arg.startsWith('--this='))?.slice(7) ?? ROOT
 
-interface Figures {
+/** One round's figures. */
+interface Round {
   rps: number
   p50: number
   p90: number
   p99: number
   p999: number
-  /** The lowest and highest p99 of the rounds (the median is `p99`). */
+}
+/** The medians of the rounds, and the lowest and highest p99 of them. */
+interface Figures extends Round {
   p99low: number
   p99high: number
 }
@@ -77,21 +80,21 @@ async function alternate(targets: Target[], op: Op, connections: number, results
   const options = { headers: auth, connections, ...('script' in op ? { script: op.script } : {}) }
   const url = (target: Target) => `${target.base}${target.withoutBasePath ? op.path.replace(/^\/v1/, '') : op.path}`
   for (const target of targets) await wrk(url(target), 1, options)
-  const samples = targets.map(() => [] as Figures[])
+  const samples = targets.map(() => [] as Round[])
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, target] of targets.entries()) {
       const r = await wrk(url(target), SECONDS, options)
       if (r.errors > 0) throw new Error(`[bench] ${target.name} ${op.name}: ${r.errors} errors`)
-      samples[i]?.push({ rps: r.rps, p50: r.p50, p90: r.p90, p99: r.p99, p999: r.p999, p99low: r.p99, p99high: r.p99 })
+      samples[i]?.push({ rps: r.rps, p50: r.p50, p90: r.p90, p99: r.p99, p999: r.p999 })
     }
   }
   for (const [i, target] of targets.entries()) {
-    const rows = samples[i] as Figures[]
-    const figures = Object.fromEntries(
+    const rows = samples[i] as Round[]
+    const medians = Object.fromEntries(
       (['rps', 'p50', 'p90', 'p99', 'p999'] as const).map((key) => [key, median(rows.map((row) => row[key]))]),
-    ) as unknown as Figures
-    figures.p99low = Math.min(...rows.map((row) => row.p99))
-    figures.p99high = Math.max(...rows.map((row) => row.p99))
+    ) as unknown as Round
+    const p99s = rows.map((row) => row.p99)
+    const figures: Figures = { ...medians, p99low: Math.min(...p99s), p99high: Math.max(...p99s) }
     const byOp = results.get(target.name) ?? new Map<string, Figures>()
     byOp.set(at(op, connections), figures)
     results.set(target.name, byOp)

@@ -98,6 +98,8 @@ export function splitUrl(raw: string): { path: string; query: string } {
   return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) }
 }
 
+const PROTO = '__proto__'
+
 /**
  * `req.headers`, with any header named `__proto__` that node left out of it (it keeps it in `rawHeaders` only): the
  * journal shows what the client sent, as the Fetch hosts do. A scan of the raw names; a copy only when there is one.
@@ -107,15 +109,11 @@ export function headersOf(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>):
   let out: IncomingMessage['headers'] | undefined
   for (let i = 0; i < raw.length; i += 2) {
     const name = raw[i] as string
-    if (name.length !== 9 || name.toLowerCase() !== '__proto__') continue
+    if (name.length !== PROTO.length || name.toLowerCase() !== PROTO) continue
+    // No prototype, so `__proto__` is an ordinary property of this object (no accessor): read and written like any other.
     out ??= Object.assign(Object.create(null), req.headers) as IncomingMessage['headers']
-    const before = Object.getOwnPropertyDescriptor(out, '__proto__')?.value as string | undefined
-    Object.defineProperty(out, '__proto__', {
-      value: before === undefined ? raw[i + 1] : `${before}, ${raw[i + 1]}`,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    })
+    const before = out[PROTO] as string | undefined
+    out[PROTO] = before === undefined ? raw[i + 1] : `${before}, ${raw[i + 1]}`
   }
   return out ?? req.headers
 }
