@@ -121,7 +121,7 @@ function created(world: ApiWorld, added: Added | undefined): ApiResult {
     )
   }
   const { entry, written } = added
-  const response = json(201, entry.json, { location: `${world.basePath}/pets/${entry.pet.id}` })
+  const response = json(201, entry.json, { location: `${world.basePath}/pets/${entry.id}` })
   return written ? written.then(() => response) : response
 }
 

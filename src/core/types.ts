@@ -61,6 +61,9 @@ export type ApiResult = ApiResponse | Promise<ApiResponse>
 
 /** A stored pet with its JSON text, serialised once when it is written. */
 export interface PetEntry {
+  /** The pet's id: a \`number\` where that is exact, else the \`bigint\` (it prints the same either way). */
+  readonly id: number | bigint
+  /** The pet as a record (storages may build it from `json` each time it is read: the API's paths read `json` and `id`). */
   readonly pet: PetRecord
   readonly json: string
 }

@@ -36,6 +36,9 @@ function entryOf(json: string): PetEntry {
   let pet: PetRecord | undefined
   return {
     json,
+    get id() {
+      return this.pet.id
+    },
     get pet() {
       if (!pet) {
         const parsed = parseJson(json)

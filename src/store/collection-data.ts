@@ -99,11 +99,11 @@ export function createCollectionData(): LocalPetData & { readonly collection: Pe
   return {
     collection,
     repository: repositoryOf(pets, (newPet: NewPetRecord) => {
-      const entry = pets.add(newPet)
-      if (!entry) return undefined
-      const written = write(entry.pet)
+      const added = pets.add(newPet)
+      if (!added) return undefined
+      const written = write(added.pet)
       pending = Promise.all([pending, written])
-      return { entry, written }
+      return { entry: added.entry, written }
     }),
     load(list, nextId) {
       const replace = (): Promise<void> => {

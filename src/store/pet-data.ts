@@ -7,8 +7,7 @@
 import type { Collection } from '@msw/data'
 import { type PetTexts, withPetTexts } from '../core/json.js'
 import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
-import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema, type PetStatus } from '../schemas.js'
-import { PET_STATUSES } from '../spec.js'
+import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema } from '../schemas.js'
 import { createPetIndex, type PetIndex } from './pet-index.js'
 
 /** A world's pets: what the core reads, and what the world does to them as a whole. */
@@ -29,20 +28,20 @@ export interface PetData {
 /** The @msw/data collection of pets (a type only: this file loads no @msw/data). */
 export type PetCollection = Collection<typeof PetRecordSchema>
 
-/** The status strings every stored pet shares, instead of each keeping the copy its request body gave it. */
-const STATUS_OF = new Map<string, PetStatus>(PET_STATUSES.map((status) => [status, status]))
-
 /** The stored form of a new pet under `id`: no `status` key when it has none. */
 function petWithId(id: bigint, newPet: NewPetRecord): PetRecord {
   return newPet.status === undefined
     ? { id, name: newPet.name, categoryId: newPet.categoryId }
-    : { id, name: newPet.name, categoryId: newPet.categoryId, status: STATUS_OF.get(newPet.status) ?? newPet.status }
+    : { id, name: newPet.name, categoryId: newPet.categoryId, status: newPet.status }
 }
 
 export interface IndexedPets {
   readonly index: PetIndex
-  /** Stores a new pet under the next id; `undefined` when the next id would leave int64. */
-  add(newPet: NewPetRecord): PetEntry | undefined
+  /**
+   * Stores a new pet under the next id: its entry, and the pet as a record (the entry may not keep one). `undefined`
+   * when the next id would leave int64.
+   */
+  add(newPet: NewPetRecord): { entry: PetEntry; pet: PetRecord } | undefined
   /** Replaces every pet (see `PetData.load`). */
   replaceAll(pets: readonly PetRecord[], nextId?: bigint): void
   /** Makes sure the next id comes after `id` (a pet written with its own id). */
@@ -62,7 +61,8 @@ export function createIndexedPets(): IndexedPets {
       if (id > INT64_MAX) return undefined
       nextId += 1n
       // The next id is above every stored one (`replaceAll` and `reserve` keep it so).
-      return index.putNew(petWithId(id, newPet))
+      const pet = petWithId(id, newPet)
+      return { entry: index.putNew(pet), pet }
     },
     replaceAll(pets, next) {
       index.clear()
@@ -128,10 +128,10 @@ export function createIndexOnlyData(onAdd?: (entry: PetEntry) => void): IndexOnl
   return {
     collection: undefined,
     repository: repositoryOf(pets, (newPet) => {
-      const entry = pets.add(newPet)
-      if (!entry) return undefined
-      onAdd?.(entry)
-      return { entry }
+      const added = pets.add(newPet)
+      if (!added) return undefined
+      onAdd?.(added.entry)
+      return { entry: added.entry }
     }),
     put(pet) {
       pets.index.put(pet)

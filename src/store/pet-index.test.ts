@@ -103,3 +103,39 @@ describe('rewrites of the pet index', () => {
     expect(index.rewrites).toBe(afterReplace + 2)
   })
 })
+
+describe('pets stored as their texts', () => {
+  it('reads back every record exactly, ids on both sides of 2^53 in one order, and finds each by id', () => {
+    const index = createPetIndex()
+    const ids = [9_223_372_036_854_775_807n, 1n, 9_007_199_254_740_993n, 9_007_199_254_740_991n, 2n ** 53n, 3n]
+    for (const id of ids) index.put({ id, name: `Pet "${id}"`, categoryId: 9_223_372_036_854_775_806n })
+    index.put({ id: 4n, name: 'Ünïcode ✓', categoryId: 1n, status: 'sold' })
+    const sorted = [...ids, 4n].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    expect(index.all().map((entry) => entry.pet.id)).toEqual(sorted)
+    expect(index.all().map((entry) => BigInt(entry.id))).toEqual(sorted)
+    expect(index.maxId()).toBe(9_223_372_036_854_775_807n)
+    for (const id of ids) {
+      expect(index.get(id)?.pet).toEqual({ id, name: `Pet "${id}"`, categoryId: 9_223_372_036_854_775_806n })
+      expect(index.get(id)?.json).toBe(`{"id":${id},"name":"Pet \\"${id}\\"","categoryId":9223372036854775806}`)
+    }
+    expect(index.get(4n)?.pet).toEqual({ id: 4n, name: 'Ünïcode ✓', categoryId: 1n, status: 'sold' })
+    expect(index.list('sold', 20).map((entry) => entry.pet.id)).toEqual([4n])
+    index.remove(9_007_199_254_740_993n)
+    index.remove(2n ** 53n)
+    expect(index.get(9_007_199_254_740_993n)).toBeUndefined()
+    expect(index.all().map((entry) => entry.pet.id)).toEqual(sorted.filter((id) => id !== 9_007_199_254_740_993n && id !== 2n ** 53n))
+  })
+})
+
+it('reads back names with quotes, backslashes, escapes and commas, with and without a status', () => {
+  const index = createPetIndex()
+  const names = ['a"b', 'back\\slash\\', '\\"', 'tab\there\nnew', '\u0001\u001f', ',"categoryId":5', '}', '', 'ok']
+  names.forEach((name, i) => {
+    index.put(i % 2 === 0 ? { id: BigInt(i + 1), name, categoryId: -7n } : { id: BigInt(i + 1), name, categoryId: 42n, status: 'pending' })
+  })
+  expect(index.all().map((entry) => entry.pet)).toEqual(
+    names.map((name, i) =>
+      i % 2 === 0 ? { id: BigInt(i + 1), name, categoryId: -7n } : { id: BigInt(i + 1), name, categoryId: 42n, status: 'pending' },
+    ),
+  )
+})

@@ -7,6 +7,7 @@
 import { serializePage, serializePet } from '../core/json.js'
 import type { PetEntry, PetPage } from '../core/types.js'
 import type { PetRecord, PetStatus } from '../schemas.js'
+import { PET_STATUSES } from '../spec.js'
 
 const NO_STATUS = 'none'
 /** The kept pages' bodies hold at most this many characters per index (then the pages are dropped, and kept anew). */
@@ -34,53 +35,111 @@ export interface PetIndex {
   readonly rewrites: number
 }
 
-/** Position of `id` in `entries` sorted by id, or where it would be inserted. */
-function search(entries: readonly PetEntry[], id: bigint): { index: number; found: boolean } {
+/** An id as the indexes key it (see `keyOf`). */
+type Key = number | bigint
+
+/**
+ * A stored pet: its JSON text, its id and its status, and nothing else (issue #18). Every pet a client creates lives
+ * as long as the world, so what it keeps is what every young-generation collection under POST load copies and every
+ * full one marks: kept as a record with an int64 \`bigint\` id, its name and its entry, a created pet was five objects
+ * and 324 bytes; this is two (this and the text). The record is read back from the text when asked for (a snapshot,
+ * the @msw/data copy): nothing on the API's paths asks.
+ */
+class StoredPet implements PetEntry {
+  readonly json: string
+  readonly id: Key
+  /** The status as one of the strings every stored pet shares (`PET_STATUSES`), not a copy from a request body. */
+  readonly status: PetStatus | undefined
+
+  constructor(pet: PetRecord) {
+    this.json = serializePet(pet)
+    this.id = keyOf(pet.id)
+    this.status = pet.status === undefined ? undefined : (STATUS_OF.get(pet.status) ?? pet.status)
+  }
+
+  /** The record, read back from the text `serializePet` wrote: `{"id":…,"name":"…","categoryId":…` and the status. */
+  get pet(): PetRecord {
+    const { json, status } = this
+    const nameAt = json.indexOf(NAME, ID.length) + NAME.length
+    const nameEnd = stringEnd(json, nameAt)
+    const text = json.slice(nameAt + 1, nameEnd)
+    const name = text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text
+    // The category id runs to the status (`,"status":"…"}`) or to the closing brace.
+    const categoryEnd = json.length - (status === undefined ? 1 : STATUS.length + status.length + 2)
+    const categoryId = BigInt(json.slice(nameEnd + CATEGORY.length, categoryEnd))
+    const id = BigInt(this.id)
+    return status === undefined ? { id, name, categoryId } : { id, name, categoryId, status }
+  }
+}
+
+const ID = '{"id":'
+const NAME = ',"name":'
+/** From the name's closing quote to the category id's first digit. */
+const CATEGORY = '","categoryId":'
+const STATUS = ',"status":"'
+
+/** The position of the quote that closes the JSON string opening at `start` (escaped quotes skipped). */
+function stringEnd(text: string, start: number): number {
+  let at = start + 1
+  while (at < text.length) {
+    const code = text.charCodeAt(at)
+    if (code === 0x22) return at
+    at += code === 0x5c ? 2 : 1
+  }
+  return text.length
+}
+
+/** The status strings every stored pet shares, instead of each keeping the copy its request body gave it. */
+const STATUS_OF = new Map<string, PetStatus>(PET_STATUSES.map((status) => [status, status]))
+
+/** Position of `key` in `entries` sorted by id, or where it would be inserted. */
+function search(entries: readonly StoredPet[], key: Key): { index: number; found: boolean } {
   let low = 0
   let high = entries.length
   while (low < high) {
     const mid = (low + high) >>> 1
-    const midId = (entries[mid] as PetEntry).pet.id
-    if (midId === id) return { index: mid, found: true }
-    if (midId < id) low = mid + 1
+    // A number and a bigint compare exactly; keys of equal ids are of one kind (`keyOf`).
+    const midKey = (entries[mid] as StoredPet).id
+    if (midKey === key) return { index: mid, found: true }
+    if (midKey < key) low = mid + 1
     else high = mid
   }
   return { index: low, found: false }
 }
 
 /** Puts `entry` in its place; `true` when that was an append (the entries before it did not move). */
-function insertSorted(entries: PetEntry[], entry: PetEntry): boolean {
+function insertSorted(entries: StoredPet[], entry: StoredPet): boolean {
   const last = entries[entries.length - 1]
   // Ids are assigned in ascending order, so the common case is an append.
-  if (last === undefined || last.pet.id < entry.pet.id) {
+  if (last === undefined || last.id < entry.id) {
     entries.push(entry)
     return true
   }
-  const { index, found } = search(entries, entry.pet.id)
+  const { index, found } = search(entries, entry.id)
   entries.splice(index, found ? 1 : 0, entry)
   return false
 }
 
 /**
- * The key of an id in the map by id: the id as a \`number\` when that is exact (every id within ±2^53, so nearly all),
+ * The key of an id in the indexes: the id as a \`number\` when that is exact (every id within ±2^53, so nearly all),
  * else the \`bigint\`. A map keyed by numbers sets and finds about twice as fast as one keyed by \`bigint\`s, which it
- * hashes by their digits (issue #18). A \`bigint\` past ±2^53 converts to a number that is not a safe integer, so the
- * two kinds of key never meet.
+ * hashes by their digits, and a number of 31 bits or fewer is no object at all (issue #18). A \`bigint\` past ±2^53
+ * converts to a number that is not a safe integer, so the two kinds of key never meet.
  */
-function keyOf(id: bigint): number | bigint {
+function keyOf(id: bigint): Key {
   const number = Number(id)
   return Number.isSafeInteger(number) ? number : id
 }
 
-function removeSorted(entries: PetEntry[], id: bigint): void {
-  const { index, found } = search(entries, id)
+function removeSorted(entries: StoredPet[], key: Key): void {
+  const { index, found } = search(entries, key)
   if (found) entries.splice(index, 1)
 }
 
 export function createPetIndex(): PetIndex {
-  const byId = new Map<number | bigint, PetEntry>()
-  const sorted: PetEntry[] = []
-  const byStatus = new Map<StatusKey, PetEntry[]>()
+  const byId = new Map<Key, StoredPet>()
+  const sorted: StoredPet[] = []
+  const byStatus = new Map<StatusKey, StoredPet[]>()
   const pages = new Map<string, PetPage>()
   let rewrites = 0
   let pageChars = 0
@@ -89,7 +148,7 @@ export function createPetIndex(): PetIndex {
     pages.clear()
     pageChars = 0
   }
-  const statusList = (status: StatusKey): PetEntry[] => {
+  const statusList = (status: StatusKey): StoredPet[] => {
     let list = byStatus.get(status)
     if (!list) {
       list = []
@@ -105,16 +164,16 @@ export function createPetIndex(): PetIndex {
     rewrites += 1
     byId.delete(key)
     forgetPages()
-    removeSorted(sorted, id)
-    removeSorted(statusList(existing.pet.status ?? NO_STATUS), id)
+    removeSorted(sorted, key)
+    removeSorted(statusList(existing.status ?? NO_STATUS), key)
   }
 
   const add = (pet: PetRecord): PetEntry => {
     forgetPages()
-    const entry: PetEntry = { pet, json: serializePet(pet) }
-    byId.set(keyOf(pet.id), entry)
+    const entry = new StoredPet(pet)
+    byId.set(entry.id, entry)
     if (!insertSorted(sorted, entry)) rewrites += 1
-    insertSorted(statusList(pet.status ?? NO_STATUS), entry)
+    insertSorted(statusList(entry.status ?? NO_STATUS), entry)
     return entry
   }
 
@@ -149,7 +208,7 @@ export function createPetIndex(): PetIndex {
       sorted.length = 0
       byStatus.clear()
     },
-    maxId: () => sorted[sorted.length - 1]?.pet.id ?? 0n,
+    maxId: () => BigInt(sorted[sorted.length - 1]?.id ?? 0n),
     all: () => sorted,
     get rewrites() {
       return rewrites
