@@ -15,7 +15,7 @@ import type { PetRecord } from '../schemas.js'
 import { DAY_MS, MINUTE_MS } from '../spec.js'
 import type { PetData } from '../store/pet-data.js'
 import { misuse, type ResolvedOptions } from './options.js'
-import { startingPets } from './starting-pets.js'
+import { petsAreGenerated, startingPets } from './starting-pets.js'
 
 export interface ScenarioSwitch {
   /** The core with the current scenario's faults around it. */
@@ -66,8 +66,12 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   const { options, core, keys, rateLimiter, clock, journal, data } = parts
   let api = core
   let current = options.scenario
-  /** The starting pets of the last scenario started: a reset reuses them. */
-  let cached: { scenario: Scenario; pets: PetRecord[] } | undefined
+  /**
+   * The last scenario's starting pets when they were given as data. Pets generated from a seed are generated again
+   * at each start (50,000 a second): kept, they were records held beside the stored pets for the world's life, which
+   * every full collection marked (issue #18).
+   */
+  let given: { scenario: Scenario; pets: PetRecord[] } | undefined
 
   /** Checks a scenario's keys and returns what puts it in place. */
   const prepare = (next: Scenario) => {
@@ -97,14 +101,15 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
     apply: (next) => prepare(next)(),
     start(next, first = false) {
       const commit = prepare(next)
-      if (cached?.scenario !== next) cached = { scenario: next, pets: startingPets(options, next) }
+      const pets = given?.scenario === next ? given.pets : startingPets(options, next)
+      given = petsAreGenerated(options, next) ? undefined : { scenario: next, pets }
       commit()
       rateLimiter.reset()
       journal.clear()
       if (next.clock) clock.set(next.clock.start, { running: !next.clock.frozen })
       else if (!first) clock.useRealTime()
       startCounters(next, keys, rateLimiter, clock.now())
-      return data.load(cached.pets)
+      return data.load(pets)
     },
   }
 }

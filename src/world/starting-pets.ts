@@ -25,6 +25,11 @@ function withExactIds(pet: unknown): unknown {
   return record
 }
 
+/** Whether `scenario` starts with pets generated from a seed (not pets given as data). */
+export function petsAreGenerated(options: ResolvedOptions, scenario: Scenario): boolean {
+  return typeof (scenario.data?.pets ?? options.pets) === 'number'
+}
+
 /**
  * @example
  * startingPets(resolveOptions({ seed: 3 }), catalogue.get('sold-out')) // 50 pets, every one sold
