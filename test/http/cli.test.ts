@@ -166,9 +166,12 @@ describe('start-up', () => {
 })
 
 describe('on one CPU (decision 016)', () => {
-  it('turns V8 concurrent marking off under taskset -c 0 and says so in the banner, and serves as ever', async () => {
+  it('turns V8 concurrent marking off under taskset -c 0 before V8 13 (not on Node 24) and says so, and serves as ever', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath])
-    expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
+    // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
+    if (Number.parseInt(process.versions.v8, 10) < 13)
+      expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
+    else expect(cli.stdout()).not.toContain('GC:')
     expect((await listPets(cli.url)).status).toBe(200)
   })
 
