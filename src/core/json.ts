@@ -191,6 +191,38 @@ export function serializePet(pet: PetRecord): string {
   return parts.join('')
 }
 
+/**
+ * The record `serializePet` wrote `text` from, given its id and status (which its reader keeps apart): the name and the
+ * category id are read where that layout puts them, without a JSON parser (0.2 µs a pet; a snapshot reads every one).
+ */
+export function petOfText(text: string, id: bigint, status: PetRecord['status']): PetRecord {
+  const nameAt = text.indexOf(NAME, ID.length) + NAME.length
+  const nameEnd = stringEnd(text, nameAt)
+  const written = text.slice(nameAt + 1, nameEnd)
+  const name = written.includes('\\') ? (JSON.parse(`"${written}"`) as string) : written
+  // The category id runs to the status (`,"status":"…"}`) or to the closing brace.
+  const categoryEnd = text.length - (status === undefined ? 1 : STATUS.length + status.length + 2)
+  const categoryId = BigInt(text.slice(nameEnd + CATEGORY.length, categoryEnd))
+  return status === undefined ? { id, name, categoryId } : { id, name, categoryId, status }
+}
+
+const ID = '{"id":'
+const NAME = ',"name":'
+/** From the name's closing quote to the category id's first digit. */
+const CATEGORY = '","categoryId":'
+const STATUS = ',"status":"'
+
+/** The position of the quote that closes the JSON string opening at `start` (escaped quotes skipped). */
+function stringEnd(text: string, start: number): number {
+  let at = start + 1
+  while (at < text.length) {
+    const code = text.charCodeAt(at)
+    if (code === 0x22) return at
+    at += code === 0x5c ? 2 : 1
+  }
+  return text.length
+}
+
 /** A page of pets as JSON text: the entries' texts in an array. */
 export function serializePage(entries: readonly PetEntry[]): string {
   let body = '['

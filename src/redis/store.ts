@@ -31,13 +31,13 @@ export function memberOf(id: bigint): string {
 
 const FIELDS = ['minuteStart', 'minuteCount', 'dayStart', 'dayCount', 'retryAt', 'earlyRetries', 'bannedUntil'] as const
 
-/** A pet read back from its JSON (ids as exact bigints); the JSON is what the API sends. */
-function entryOf(json: string): PetEntry {
+/** A pet read back from its JSON (ids as exact bigints); the JSON is what the API sends. `id` when known already. */
+function entryOf(json: string, id?: bigint): PetEntry {
   let pet: PetRecord | undefined
   return {
     json,
     get id() {
-      return this.pet.id
+      return id ?? this.pet.id
     },
     get pet() {
       if (!pet) {
@@ -78,7 +78,7 @@ function repositoryOf(link: RedisLink, keys: SessionKeys): PetRepository {
     async list(status: PetStatus | undefined, limit: number) {
       const index = status === undefined ? keys.key('ids') : keys.key(`status:${status}`)
       const found = (await link.run('LIST', [index, keys.key('pet')], [String(limit)])) as (string | null)[]
-      return found.filter((json): json is string => json !== null).map(entryOf)
+      return found.filter((json): json is string => json !== null).map((json) => entryOf(json))
     },
     async add(pet: NewPetRecord): Promise<Added | undefined> {
       // The JSON after the id: the script puts the id it takes in front.
@@ -87,7 +87,7 @@ function repositoryOf(link: RedisLink, keys: SessionKeys): PetRepository {
       const id = (await link.run('CREATE', [keys.key('last'), keys.key('pet'), keys.key('ids'), status], [rest, pet.status ? '1' : '0'])) as
         | string
         | null
-      return id === null ? undefined : { entry: entryOf(`{"id":${id}${rest}`) }
+      return id === null ? undefined : { entry: entryOf(`{"id":${id}${rest}`, BigInt(id)) }
     },
   }
 }

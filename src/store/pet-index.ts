@@ -4,7 +4,7 @@
  * their JSON body until the next write (issue #18): a client polling the same list gets the same
  * string, with nothing joined, flattened or collected per request.
  */
-import { serializePage, serializePet } from '../core/json.js'
+import { petOfText, serializePage, serializePet } from '../core/json.js'
 import type { PetEntry, PetPage } from '../core/types.js'
 import type { PetRecord, PetStatus } from '../schemas.js'
 import { PET_STATUSES } from '../spec.js'
@@ -57,36 +57,10 @@ class StoredPet implements PetEntry {
     this.status = pet.status === undefined ? undefined : (STATUS_OF.get(pet.status) ?? pet.status)
   }
 
-  /** The record, read back from the text `serializePet` wrote: `{"id":…,"name":"…","categoryId":…` and the status. */
+  /** The record, read back from the text (`petOfText`). */
   get pet(): PetRecord {
-    const { json, status } = this
-    const nameAt = json.indexOf(NAME, ID.length) + NAME.length
-    const nameEnd = stringEnd(json, nameAt)
-    const text = json.slice(nameAt + 1, nameEnd)
-    const name = text.includes('\\') ? (JSON.parse(`"${text}"`) as string) : text
-    // The category id runs to the status (`,"status":"…"}`) or to the closing brace.
-    const categoryEnd = json.length - (status === undefined ? 1 : STATUS.length + status.length + 2)
-    const categoryId = BigInt(json.slice(nameEnd + CATEGORY.length, categoryEnd))
-    const id = BigInt(this.id)
-    return status === undefined ? { id, name, categoryId } : { id, name, categoryId, status }
+    return petOfText(this.json, BigInt(this.id), this.status)
   }
-}
-
-const ID = '{"id":'
-const NAME = ',"name":'
-/** From the name's closing quote to the category id's first digit. */
-const CATEGORY = '","categoryId":'
-const STATUS = ',"status":"'
-
-/** The position of the quote that closes the JSON string opening at `start` (escaped quotes skipped). */
-function stringEnd(text: string, start: number): number {
-  let at = start + 1
-  while (at < text.length) {
-    const code = text.charCodeAt(at)
-    if (code === 0x22) return at
-    at += code === 0x5c ? 2 : 1
-  }
-  return text.length
 }
 
 /** The status strings every stored pet shares, instead of each keeping the copy its request body gave it. */
