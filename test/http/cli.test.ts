@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
 import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
@@ -171,15 +172,52 @@ describe('on one CPU (decision 016)', () => {
     // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
     if (Number.parseInt(process.versions.v8, 10) < 13)
       expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
-    else expect(cli.stdout()).not.toContain('GC:')
+    else expect(cli.stdout()).not.toContain('GC: one CPU')
     expect((await listPets(cli.url)).status).toBe(200)
   })
 
   it("leaves marking to V8 when node was started with the user's choice, and on several CPUs", async () => {
     const launcher = ['taskset', '-c', '0', process.execPath, '--concurrent-marking']
     const chosen = await startCli(['--port', '0', '--log', 'silent'], {}, launcher)
-    expect(chosen.stdout()).not.toContain('GC:')
-    if (availableParallelism() > 1) expect((await startCli(['--port', '0', '--log', 'silent'])).stdout()).not.toContain('GC:')
+    expect(chosen.stdout()).not.toContain('GC: one CPU')
+    if (availableParallelism() > 1) expect((await startCli(['--port', '0', '--log', 'silent'])).stdout()).not.toContain('GC: one CPU')
+  })
+})
+
+describe('the young generation (decision 017)', () => {
+  /** Node's own command line of a running process (Linux). */
+  const commandLine = async (pid: number | undefined) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')
+  /** What a node started as the CLI is started decides: V8 13 or later, and a heap limit over 2.25 GB. */
+  const replaces = (): boolean => {
+    const probe = spawnSync(process.execPath, ['-p', 'process.versions.v8 + " " + v8.getHeapStatistics().heap_size_limit'], {
+      encoding: 'utf8',
+    })
+    const [v8, limit] = probe.stdout.trim().split(' ')
+    return Number.parseInt(v8 ?? '0', 10) >= 13 && Number(limit) > 2.25 * 2 ** 30
+  }
+
+  it('from V8 13 on, starts node again in the same process with a 16 MB semi-space, says so, serves, and stops by its pid', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent'])
+    const line = /^ {2}GC: a young generation of 16 MB a semi-space.*decision 017/m
+    // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
+    if (replaces()) {
+      expect(await commandLine(cli.child.pid)).toContain('--max-semi-space-size=16')
+      expect(cli.stdout()).toMatch(line)
+    } else {
+      expect(await commandLine(cli.child.pid)).not.toContain('--max-semi-space-size=16')
+      expect(cli.stdout()).not.toMatch(line)
+    }
+    expect((await listPets(cli.url)).status).toBe(200)
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).toEqual({ code: 0, signal: null })
+  })
+
+  it('keeps the size the user gave node', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent'], {}, [process.execPath, '--max-semi-space-size=8'])
+    const args = await commandLine(cli.child.pid)
+    expect(args).toContain('--max-semi-space-size=8')
+    expect(args).not.toContain('--max-semi-space-size=16')
+    expect(cli.stdout()).not.toContain('young generation')
   })
 })
 

@@ -1,0 +1,94 @@
+/**
+ * The standalone server's start-up, loaded by `cli.ts` once it has settled the node it runs in (decision 017):
+ * options, the world, signals, the banner. Exit codes: 0 stopped cleanly, 1 could not start or save, 2 a usage or
+ * state-file error.
+ */
+import { helpText, parseCli, UsageError, version } from './cli-options.js'
+import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from './hosts/http-server.js'
+import { tuneForOneCpu } from './hosts/one-cpu.js'
+import { StateFileError } from './hosts/state-file.js'
+import { DEFAULT_KEYS, type KeyConfig } from './keys.js'
+import { safeUrl } from './redis/url.js'
+import { PLAN_LIMITS } from './spec.js'
+
+/** The keys as the banner shows them: key, plan, per minute, per day. */
+function keyTable(keys: readonly KeyConfig[]): string[] {
+  const count = (n: number) => n.toLocaleString('en-US')
+  return keys.map(({ key, plan, limits }) => {
+    const minute = `${count(limits?.perMinute ?? PLAN_LIMITS[plan].perMinute)}/min`
+    const day = `${count(limits?.perDay ?? PLAN_LIMITS[plan].perDay)}/day`
+    return `    ${key.padEnd(16)} ${`${plan[0]?.toUpperCase()}${plan.slice(1)}`.padEnd(11)} ${minute.padEnd(10)} ${day}`
+  })
+}
+
+function banner(url: string, options: PetStoreServerOptions, config: string | undefined, gc: string | undefined): string {
+  const host = options.host ?? '127.0.0.1'
+  const admin =
+    options.adminToken !== undefined
+      ? `${url}/__mock (needs Authorization: Bearer <admin token>)`
+      : isLoopback(host)
+        ? `${url}/__mock (open to this machine only: other sites and foreign Host names get 403)`
+        : `off (listening beyond loopback without --admin-token); ${url}/__mock/health and /__mock/openapi.json stay public`
+  const pets = typeof options.pets === 'number' ? options.pets : Array.isArray(options.pets) ? options.pets.length : 50
+  return [
+    `petstore-mock ${version()} listening on ${url}/v1`,
+    ...(config === undefined ? [] : [`  Config file ${config}`]),
+    '  API keys (Authorization: Bearer <key>):',
+    ...keyTable(options.keys ?? DEFAULT_KEYS),
+    `  Admin API: ${admin}`,
+    ...(options.redis === undefined ? [] : [`  Shared world: every session lives in Redis at ${safeUrl(options.redis)}`]),
+    ...(gc === undefined ? [] : [gc]),
+    `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
+  ].join('\n')
+}
+
+/** Starts the server; `youngGeneration` is the banner's line from `chooseYoungGeneration`, if any. */
+export async function serve(youngGeneration: string | undefined): Promise<void> {
+  let parsed: Awaited<ReturnType<typeof parseCli>>
+  try {
+    parsed = await parseCli(process.argv.slice(2), process.env)
+  } catch (error) {
+    if (error instanceof UsageError) {
+      process.stderr.write(`petstore-mock: ${error.message}\n`)
+      process.exit(2)
+    }
+    throw error
+  }
+  if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
+  if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
+  const { options, config } = parsed
+  // Before the world is built: the marking flag applies to the cycles that follow.
+  const gc = youngGeneration ?? tuneForOneCpu()
+  const server = createPetStoreServer(options)
+  // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
+  let stopping = false
+  const stop = (signal: string) => {
+    if (stopping) return
+    stopping = true
+    process.stdout.write(`petstore-mock: ${signal}, finishing in-flight requests${options.stateFile ? ' and saving state' : ''}…\n`)
+    server.close().then(
+      () => process.exit(0),
+      (error: unknown) => {
+        process.stderr.write(`petstore-mock: could not save the state at shutdown: ${(error as Error).message}\n`)
+        process.exit(1)
+      },
+    )
+  }
+  process.on('SIGINT', () => stop('SIGINT'))
+  process.on('SIGTERM', () => stop('SIGTERM'))
+  let url: string
+  try {
+    url = await server.listen()
+  } catch (error) {
+    if (error instanceof StateFileError || (error instanceof Error && error.name === 'RedisStartError')) {
+      process.stderr.write(`petstore-mock: ${error.message.replace(/^\[petstore-mock\] /, '')}\n`)
+      process.exit(2)
+    }
+    const code = (error as NodeJS.ErrnoException).code
+    const hint =
+      code === 'EADDRINUSE' ? ` Port ${options.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
+    process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
+    process.exit(1)
+  }
+  process.stdout.write(`${banner(url, options, config, gc)}\n`)
+}
