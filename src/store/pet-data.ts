@@ -73,24 +73,25 @@ export function createIndexedPets(): IndexedPets {
       if (id >= nextId) nextId = id + 1n
     },
     snapshot() {
-      // A copy: the index's own array changes while the snapshot is written in steps.
-      const entries = index.all().slice()
-      // The state file's writer takes each pet's text as the index keeps it (issue #18: built again, it was most of
-      // the snapshot's time).
-      const pets = withPetTexts(
-        entries.map((entry) => entry.pet),
-        (i) => (entries[i] as PetEntry).json,
-      )
+      // Read now, in id order: the index changes while the snapshot is written in steps. The state file's writer
+      // takes each pet's text as the index keeps it (issue #18: built again, it was most of the snapshot's time).
+      const texts: string[] = []
+      const records: PetRecord[] = []
+      for (let position = 0; position < index.size; position += 1) {
+        const entry = index.entryAt(position)
+        texts.push(entry.json)
+        records.push(entry.pet)
+      }
+      const pets = withPetTexts(records, (i) => texts[i] as string)
       return { pets, nextId }
     },
     snapshotInSteps() {
-      // The index's own array: the entries before `length` stay as they are while no rewrite is counted.
-      const entries = index.all()
-      const { length } = entries
+      // Read from the index as the writer goes: the pets before `length` stay as they are while no rewrite is counted.
+      const length = index.size
       const rewrites = index.rewrites
       const pets: PetTexts = {
         length,
-        textOf: (i) => (entries[i] as PetEntry).json,
+        textOf: (i) => index.textAt(i),
         current: () => index.rewrites === rewrites,
       }
       return { pets, nextId }

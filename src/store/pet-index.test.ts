@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import type { PetRecord } from '../schemas.js'
-import { createPetIndex } from './pet-index.js'
+import { createPetIndex, type PetIndex } from './pet-index.js'
 
 const pet = (id: number, status?: PetRecord['status'], name = `Pet ${id}`): PetRecord =>
   status === undefined ? { id: BigInt(id), name, categoryId: 1n } : { id: BigInt(id), name, categoryId: 1n, status }
@@ -104,6 +104,9 @@ describe('rewrites of the pet index', () => {
   })
 })
 
+/** Every entry in id order. */
+const allOf = (index: PetIndex) => Array.from({ length: index.size }, (_, position) => index.entryAt(position))
+
 describe('pets stored as their texts', () => {
   it('reads back every record exactly, ids on both sides of 2^53 in one order, and finds each by id', () => {
     const index = createPetIndex()
@@ -111,8 +114,8 @@ describe('pets stored as their texts', () => {
     for (const id of ids) index.put({ id, name: `Pet "${id}"`, categoryId: 9_223_372_036_854_775_806n })
     index.put({ id: 4n, name: 'Ünïcode ✓', categoryId: 1n, status: 'sold' })
     const sorted = [...ids, 4n].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
-    expect(index.all().map((entry) => entry.pet.id)).toEqual(sorted)
-    expect(index.all().map((entry) => BigInt(entry.id))).toEqual(sorted)
+    expect(allOf(index).map((entry) => entry.pet.id)).toEqual(sorted)
+    expect(allOf(index).map((entry) => BigInt(entry.id))).toEqual(sorted)
     expect(index.maxId()).toBe(9_223_372_036_854_775_807n)
     for (const id of ids) {
       expect(index.get(id)?.pet).toEqual({ id, name: `Pet "${id}"`, categoryId: 9_223_372_036_854_775_806n })
@@ -123,7 +126,7 @@ describe('pets stored as their texts', () => {
     index.remove(9_007_199_254_740_993n)
     index.remove(2n ** 53n)
     expect(index.get(9_007_199_254_740_993n)).toBeUndefined()
-    expect(index.all().map((entry) => entry.pet.id)).toEqual(sorted.filter((id) => id !== 9_007_199_254_740_993n && id !== 2n ** 53n))
+    expect(allOf(index).map((entry) => entry.pet.id)).toEqual(sorted.filter((id) => id !== 9_007_199_254_740_993n && id !== 2n ** 53n))
   })
 
   it('reads back names with quotes, backslashes, escapes and commas, with and without a status', () => {
@@ -134,10 +137,44 @@ describe('pets stored as their texts', () => {
         i % 2 === 0 ? { id: BigInt(i + 1), name, categoryId: -7n } : { id: BigInt(i + 1), name, categoryId: 42n, status: 'pending' },
       )
     })
-    expect(index.all().map((entry) => entry.pet)).toEqual(
+    expect(allOf(index).map((entry) => entry.pet)).toEqual(
       names.map((name, i) =>
         i % 2 === 0 ? { id: BigInt(i + 1), name, categoryId: -7n } : { id: BigInt(i + 1), name, categoryId: 42n, status: 'pending' },
       ),
     )
+  })
+
+  it('packs texts across chunks, one larger than a chunk among them, and reads each back as written', () => {
+    const index = createPetIndex()
+    const long = 'ü'.repeat(200_000)
+    const nameOf = (i: number) => (i === 777 ? long : i % 3 === 0 ? `Rex ${i} 🐕` : i % 3 === 1 ? `lone \ud800 ${i}` : `x`.repeat(i % 50))
+    for (let i = 1; i <= 5000; i++) index.putNew({ id: BigInt(i), name: nameOf(i), categoryId: BigInt(i), status: 'available' })
+    expect(index.size).toBe(5000)
+    for (const i of [1, 2, 3, 776, 777, 778, 4999, 5000]) {
+      expect(index.get(BigInt(i))?.pet).toEqual({ id: BigInt(i), name: nameOf(i), categoryId: BigInt(i), status: 'available' })
+      expect(index.textAt(i - 1)).toBe(index.get(BigInt(i))?.json)
+    }
+    expect(index.list('available', 3).map((entry) => entry.pet.name)).toEqual([nameOf(1), nameOf(2), nameOf(3)])
+    expect(index.list(undefined, 1000).json).toBe(
+      `[${allOf(index)
+        .slice(0, 1000)
+        .map((entry) => entry.json)
+        .join(',')}]`,
+    )
+  })
+
+  it('gives back the bytes of replaced and removed pets: memory stays bounded under churn', () => {
+    const index = createPetIndex()
+    const name = (round: number, i: number) => `${round}:${i}:${'n'.repeat(1000)}`
+    for (let round = 0; round < 40; round++)
+      for (let i = 1; i <= 1000; i++) index.put({ id: BigInt(i), name: name(round, i), categoryId: 1n })
+    // One round is about 1 MB of texts; 40 kept would be 40 MB.
+    expect(index.textBytes).toBeLessThan(4 * 1024 * 1024)
+    expect(index.size).toBe(1000)
+    expect(allOf(index).map((entry) => entry.pet.name)).toEqual(Array.from({ length: 1000 }, (_, i) => name(39, i + 1)))
+    for (let i = 1; i <= 1000; i += 2) index.remove(BigInt(i))
+    expect(index.list(undefined, 2).map((entry) => entry.pet.id)).toEqual([2n, 4n])
+    index.clear()
+    expect(index.textBytes).toBe(0)
   })
 })
