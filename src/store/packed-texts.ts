@@ -6,7 +6,11 @@
  * million pets, most of it the map by id. Web APIs only (the store also runs in the browser).
  */
 
-/** A chunk's size: large enough that a million pets are a hundred chunks, small enough that an idle world is cheap. */
+/**
+ * Chunks grow from 4 KiB (a world of 50 pets needs one; a test suite makes hundreds of worlds, and large array buffers
+ * make V8 collect sooner) to 256 KiB (a million pets are three hundred chunks).
+ */
+const FIRST_CHUNK_BYTES = 4 * 1024
 const CHUNK_BYTES = 256 * 1024
 /** Where a text lies: `chunk * CHUNK_SPAN + offset`, exact in a double for any number of chunks a heap can hold. */
 const CHUNK_SPAN = 2 ** 32
@@ -19,6 +23,7 @@ export class PackedTexts {
   /** Bytes written into the newest chunk. */
   #used = 0
   #bytes = 0
+  #nextSize = FIRST_CHUNK_BYTES
 
   /** Bytes of every chunk held (what the texts cost, written or not). */
   get bytes(): number {
@@ -39,7 +44,8 @@ export class PackedTexts {
         const { read, written } = encoder.encodeInto(text, chunk.subarray(this.#used))
         if (read === text.length) return this.#wrote(written)
       }
-      chunk = new Uint8Array(Math.max(CHUNK_BYTES, most))
+      chunk = new Uint8Array(Math.max(this.#nextSize, most))
+      this.#nextSize = Math.min(this.#nextSize * 2, CHUNK_BYTES)
       this.#chunks.push(chunk)
       this.#bytes += chunk.length
       this.#used = 0
@@ -60,6 +66,7 @@ export class PackedTexts {
     this.#chunks = []
     this.#used = 0
     this.#bytes = 0
+    this.#nextSize = FIRST_CHUNK_BYTES
   }
 
   #wrote(written: number): { at: number; length: number } {

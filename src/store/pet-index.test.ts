@@ -177,4 +177,10 @@ describe('pets stored as their texts', () => {
     index.clear()
     expect(index.textBytes).toBe(0)
   })
+
+  it('holds a few KiB for a small world: tests make hundreds of them, and large buffers make V8 collect sooner', () => {
+    const index = createPetIndex()
+    for (let i = 1; i <= 50; i++) index.putNew({ id: BigInt(i), name: `Pet number ${i}`, categoryId: 1n, status: 'available' })
+    expect(index.textBytes).toBeLessThanOrEqual(8 * 1024)
+  })
 })
