@@ -1,11 +1,12 @@
 /**
- * Issue #18: what one created pet leaves on the heap, which is what every young-generation collection under POST load
- * copies (the create tail). In-process, through the standalone server's world (index-only pets, the journal on):
- * heap retained per pet after 200,000 creates, against the same-work bare server's representation measured in the
+ * Issue #18: what one created pet leaves in memory. What it leaves on the heap is what every young-generation
+ * collection under POST load copies (the create tail); the store keeps pets' texts in array buffers, which count too.
+ * In-process, through the standalone server's world (index-only pets, the journal on): heap and array buffers
+ * retained per pet after 200,000 creates, against the same-work bare server's representation measured in the
  * same run (a plain object in a Map and an array, from `JSON.parse` of the same bodies); and per pet created from a
  * 0.9 MiB body, which must not keep the body alive (the name used to be a slice of it).
  *
- *   npm run bench -- --only=pet-bytes                        (about 10 seconds)
+ *   npm run bench -- --only=pet-bytes                        (about 30 seconds)
  *   npm run bench -- --only=pet-bytes --baseline=/tmp/before  (adds another checkout's build, e.g. before a change)
  */
 
@@ -107,7 +108,9 @@ function bareCreates(): (i: number) => void {
 }
 
 export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }> {
-  console.log(`\n# Heap retained per created pet (in-process, ${COUNT.toLocaleString('en-US')} creates, after gc)`)
+  console.log(
+    `\n# Memory retained per created pet, heap and array buffers (in-process, ${COUNT.toLocaleString('en-US')} creates, after gc)`,
+  )
   const mock = retainedPer(COUNT, () => mockCreates())
   const pad = 'x'.repeat(900 * 1024)
   const large = retainedPer(LARGE, () => mockCreates(pad), LARGE_WARM)
@@ -127,7 +130,7 @@ export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }>
   const ok = mock <= 4 * bare && large < 64 * 1024 && seeded <= 4 * bare
   return {
     lines: [
-      table('Heap per created pet', [
+      table('Memory per created pet (heap and array buffers)', [
         ['what', 'bytes per pet', 'x bare', 'target'],
         ['bare, same work (a plain object in a Map and an array)', bare, '1.00', ''],
         [
