@@ -12,7 +12,7 @@ import { petOfText, serializePage, serializePet } from '../core/json.js'
 import type { PetEntry, PetPage } from '../core/types.js'
 import type { PetRecord, PetStatus } from '../schemas.js'
 import { PackedTexts } from './packed-texts.js'
-import { insertSorted, type Key, keyOf, removeSorted, Slots, StatusCodes } from './pet-slots.js'
+import { insertSorted, type Key, keyOf, removeSorted, Slots, statusCode, statusOfCode } from './pet-slots.js'
 import { SortedSlots } from './sorted-slots.js'
 
 /** The kept pages' bodies hold at most this many characters per index (then the pages are dropped, and kept anew). */
@@ -62,7 +62,6 @@ class PackedEntry implements PetEntry {
 class PackedPetIndex implements PetIndex {
   #texts = new PackedTexts()
   #slots = new Slots()
-  readonly #codes = new StatusCodes()
   readonly #byId = new Map<Key, number>()
   readonly #sorted = new SortedSlots()
   readonly #byStatus = new Map<number, SortedSlots>()
@@ -88,7 +87,8 @@ class PackedPetIndex implements PetIndex {
     const key = `${status ?? ''}:${limit}`
     const kept = this.#pages.get(key)
     if (kept) return kept
-    const list = status === undefined ? this.#sorted : this.#byStatus.get(this.#codes.codeOf(status))
+    const code = status === undefined ? undefined : statusCode(status)
+    const list = status === undefined ? this.#sorted : code === undefined ? undefined : this.#byStatus.get(code)
     const entries = (list?.first(limit) ?? []).map((slot) => this.#entry(slot))
     const json = serializePage(entries)
     if (this.#pageChars + json.length > PAGE_CACHE_CHARS) this.#forgetPages()
@@ -115,12 +115,13 @@ class PackedPetIndex implements PetIndex {
     slots.length[slot] = length
     slots.id[slot] = typeof key === 'number' ? key : Number.NaN
     if (typeof key === 'bigint') slots.bigIds.set(slot, key)
-    const code = this.#codes.codeOf(pet.status)
+    const code = statusCode(pet.status)
+    if (code === undefined) throw new TypeError(`[petstore-mock] Not a pet status: ${String(pet.status)}.`)
     slots.status[slot] = code
     this.#byId.set(key, slot)
     if (!insertSorted(this.#sorted, slots, slot, key)) this.rewrites += 1
     insertSorted(this.#statusList(code), slots, slot, key)
-    return new PackedEntry(json, key, this.#codes.statusOf(code))
+    return new PackedEntry(json, key, statusOfCode(code))
   }
 
   remove(id: bigint): void {
@@ -159,14 +160,16 @@ class PackedPetIndex implements PetIndex {
   }
 
   textAt(position: number): string {
-    const slot = this.#sorted.at(position)
+    return this.#textOf(this.#sorted.at(position))
+  }
+
+  #textOf(slot: number): string {
     return this.#texts.read(this.#slots.at[slot] as number, this.#slots.length[slot] as number)
   }
 
   #entry(slot: number): PackedEntry {
     const slots = this.#slots
-    const json = this.#texts.read(slots.at[slot] as number, slots.length[slot] as number)
-    return new PackedEntry(json, slots.keyAt(slot), this.#codes.statusOf(slots.status[slot] as number))
+    return new PackedEntry(this.#textOf(slot), slots.keyAt(slot), statusOfCode(slots.status[slot] as number))
   }
 
   #statusList(code: number): SortedSlots {
@@ -189,7 +192,7 @@ class PackedPetIndex implements PetIndex {
     const texts = new PackedTexts()
     const slots = this.#slots
     for (const slot of this.#byId.values()) {
-      const { at, length } = texts.write(this.#texts.read(slots.at[slot] as number, slots.length[slot] as number))
+      const { at, length } = texts.write(this.#textOf(slot))
       slots.at[slot] = at
       slots.length[slot] = length
     }

@@ -20,25 +20,17 @@ export function keyOf(id: bigint): Key {
   return Number.isSafeInteger(number) ? number : id
 }
 
-/** Statuses by their code in `Slots.status`; 0 is "none". Statuses outside the spec's get codes as they come. */
-export class StatusCodes {
-  readonly #statuses: (PetStatus | undefined)[] = [undefined, ...PET_STATUSES]
-  readonly #codes = new Map<string, number>(PET_STATUSES.map((status, index) => [status, index + 1]))
+/** A pet's status as its code in `Slots.status`: 0 for none, then the spec's statuses (the schema allows no other). */
+const CODES = new Map<PetStatus, number>(PET_STATUSES.map((status, index) => [status, index + 1]))
+const STATUSES: readonly (PetStatus | undefined)[] = [undefined, ...PET_STATUSES]
 
-  codeOf(status: PetStatus | undefined): number {
-    if (status === undefined) return 0
-    let code = this.#codes.get(status)
-    if (code === undefined) {
-      if (this.#statuses.length > 255) throw new RangeError('[petstore-mock] More than 255 pet statuses.')
-      code = this.#statuses.push(status) - 1
-      this.#codes.set(status, code)
-    }
-    return code
-  }
+/** The code of `status`; `undefined` for a string that is no status (a list of it is empty). */
+export function statusCode(status: PetStatus | undefined): number | undefined {
+  return status === undefined ? 0 : CODES.get(status)
+}
 
-  statusOf(code: number): PetStatus | undefined {
-    return this.#statuses[code]
-  }
+export function statusOfCode(code: number): PetStatus | undefined {
+  return STATUSES[code]
 }
 
 /** Per slot: where its text lies, its length, its id as a number (NaN for a `bigint` id, kept aside) and its status. */
