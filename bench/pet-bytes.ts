@@ -4,9 +4,10 @@
  * In-process, through the standalone server's world (index-only pets, the journal on): heap and array buffers
  * retained per pet after 200,000 creates, against the same-work bare server's representation measured in the
  * same run (a plain object in a Map and an array, from `JSON.parse` of the same bodies); and per pet created from a
- * 0.9 MiB body, which must not keep the body alive (the name used to be a slice of it).
+ * 0.9 MiB body, which must not keep the body alive (the name used to be a slice of it). Then the time of a full
+ * collection while a world of a million seeded pets is held: what the create tail's rounds that hold one pay.
  *
- *   npm run bench -- --only=pet-bytes                        (about 30 seconds)
+ *   npm run bench -- --only=pet-bytes                        (about 40 seconds)
  *   npm run bench -- --only=pet-bytes --baseline=/tmp/before  (adds another checkout's build, e.g. before a change)
  */
 
@@ -15,7 +16,7 @@ import { pathToFileURL } from 'node:url'
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
 import { createPetStoreServer } from '../src/http.js'
-import { quick, table, verdict } from './lib.js'
+import { median, quick, table, verdict } from './lib.js'
 
 setFlagsFromString('--expose-gc')
 const gc = runInNewContext('gc') as () => void
@@ -94,6 +95,22 @@ function seededPer(create: CreateServer = createPetStoreServer): number {
   return (usedBytes() - before) / SEEDED
 }
 
+const HELD = 1_000_000
+
+/** The median ms of three full collections (`gc()`), with a world of `HELD` seeded pets held, or nothing (`create` omitted). */
+function collectionMs(create?: CreateServer): number {
+  const server = create?.({ log: 'silent', pets: HELD })
+  const times: number[] = []
+  for (let i = 0; i < 3; i++) {
+    const started = performance.now()
+    gc()
+    times.push(performance.now() - started)
+  }
+  // Held through the collections above: a world only a dead variable referred to may be collected before them.
+  if (server !== undefined && server.sessions.main === undefined) throw new Error('[bench] the world is gone')
+  return median(times)
+}
+
 function bareCreates(): (i: number) => void {
   const pets: unknown[] = []
   const byId = new Map<number, unknown>()
@@ -115,6 +132,10 @@ export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }>
   const pad = 'x'.repeat(900 * 1024)
   const large = retainedPer(LARGE, () => mockCreates(pad), LARGE_WARM)
   const seeded = seededPer()
+  const collections: (string | number)[][] = [
+    ['nothing held (the bench process itself)', collectionMs()],
+    ['this build', collectionMs(createPetStoreServer)],
+  ]
   const there: [string, number][] = []
   if (BASELINE) {
     const other = (await import(pathToFileURL(join(BASELINE, 'dist/src/http.js')).href)) as { createPetStoreServer: CreateServer }
@@ -122,6 +143,7 @@ export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }>
     const largeThere = retainedPer(LARGE, () => mockCreates(pad, other.createPetStoreServer), LARGE_WARM)
     there.push([`${BASELINE} build, each pet from a 0.9 MiB body`, largeThere])
     there.push([`${BASELINE} build, ${SEEDED.toLocaleString('en-US')} seeded pets (each)`, seededPer(other.createPetStoreServer)])
+    collections.push([`${BASELINE} build`, collectionMs(other.createPetStoreServer)])
   }
   // Last: measured first, the bare store was still being freed while the next one was measured (-101 bytes a pet).
   const bare = retainedPer(COUNT, () => bareCreates())
@@ -147,6 +169,11 @@ export async function benchPetBytes(): Promise<{ lines: string[]; ok: boolean }>
           `<= 4x bare: ${verdict(seeded <= 4 * bare)}`,
         ],
         ...baseline,
+      ]),
+      // What a full collection marks of the stored pets: the create tail's rounds that hold one (issue #18).
+      table(`A full collection with a world of ${HELD.toLocaleString('en-US')} seeded pets held (median of 3 gc())`, [
+        ['what', 'ms'],
+        ...collections,
       ]),
     ],
     ok,
