@@ -1,9 +1,9 @@
 /**
  * Issue #18, the cause of the tail: the garbage collector's pauses in the server under load, read from
  * `node --trace-gc`, beside the p99 wrk saw. Rows: this build as `npx petstore-mock` runs it (journal on), the same
- * keeping no journal entry (`--journal-max-bytes 0`: what the journal costs the collector), the same with
- * `--single-threaded-gc` (the server shares its core with V8's helper threads here), and with `--baseline=DIR`
- * another checkout's build (e.g. before a change).
+ * keeping no journal entry (`--journal-max-bytes 0`: what the journal costs the collector), the same with V8's helper
+ * threads kept (`node --concurrent-marking --no-single-threaded-gc`: the server is pinned to one core here, where it
+ * turns them off, decisions 016 and 018), and with `--baseline=DIR` another checkout's build (e.g. before a change).
  *
  *   npm run bench -- --only=gc [--baseline=/tmp/before]     (about 1 minute)
  */
@@ -77,7 +77,12 @@ export async function benchGc(): Promise<{ lines: string[]; ok: boolean }> {
   const variants: Variant[] = [
     { name: 'this build', checkout: ROOT, nodeFlags: [], args: [] },
     { name: 'this build, --journal-max-bytes 0', checkout: ROOT, nodeFlags: [], args: ['--journal-max-bytes', '0'] },
-    { name: 'this build, node --single-threaded-gc', checkout: ROOT, nodeFlags: ['--single-threaded-gc'], args: [] },
+    {
+      name: "this build, V8's helper threads kept",
+      checkout: ROOT,
+      nodeFlags: ['--concurrent-marking', '--no-single-threaded-gc'],
+      args: [],
+    },
     ...(baseline ? [{ name: `baseline (${baseline})`, checkout: baseline, nodeFlags: [], args: [] }] : []),
   ]
   const rows: (string | number)[][] = [

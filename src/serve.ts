@@ -1,5 +1,5 @@
 /**
- * The standalone server's start-up, loaded by `cli.ts` once it has settled the node it runs in (decision 017):
+ * The standalone server's start-up, loaded by `cli.ts` once it has settled the flags node runs with (decisions 017, 018):
  * options, the world, signals, the banner. Exit codes: 0 stopped cleanly, 1 could not start or save, 2 a usage or
  * state-file error.
  */
@@ -21,7 +21,7 @@ function keyTable(keys: readonly KeyConfig[]): string[] {
   })
 }
 
-function banner(url: string, options: PetStoreServerOptions, config: string | undefined, gc: string | undefined): string {
+function banner(url: string, options: PetStoreServerOptions, config: string | undefined, gc: readonly string[]): string {
   const host = options.host ?? '127.0.0.1'
   const admin =
     options.adminToken !== undefined
@@ -37,13 +37,13 @@ function banner(url: string, options: PetStoreServerOptions, config: string | un
     ...keyTable(options.keys ?? DEFAULT_KEYS),
     `  Admin API: ${admin}`,
     ...(options.redis === undefined ? [] : [`  Shared world: every session lives in Redis at ${safeUrl(options.redis)}`]),
-    ...(gc === undefined ? [] : [gc]),
+    ...gc,
     `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
 
-/** Starts the server; `youngGeneration` is the banner's line from `chooseYoungGeneration`, if any. */
-export async function serve(youngGeneration: string | undefined): Promise<void> {
+/** Starts the server; `startLines` are the banner's lines from `chooseStartFlags`. */
+export async function serve(startLines: readonly string[]): Promise<void> {
   let parsed: Awaited<ReturnType<typeof parseCli>>
   try {
     parsed = await parseCli(process.argv.slice(2), process.env)
@@ -58,7 +58,8 @@ export async function serve(youngGeneration: string | undefined): Promise<void> 
   if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
   const { options, config } = parsed
   // Before the world is built: the marking flag applies to the cycles that follow.
-  const gc = youngGeneration ?? tuneForOneCpu()
+  const marking = tuneForOneCpu()
+  const gc = marking === undefined ? startLines : [...startLines, marking]
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false

@@ -1,32 +1,48 @@
 import { describe, expect, it } from 'vitest'
-import { concurrentMarkingChoice, tuneForOneCpu } from './one-cpu.js'
+import { oneCpuChoice, tuneForOneCpu } from './one-cpu.js'
 
 const NODE_20 = '11.3.244.8-node.33'
 const NODE_22 = '12.4.254.21-node.33'
 const NODE_24 = '13.6.233.17-node.37'
+const NODE_26 = '14.6.202.34-node.34'
 
-describe('concurrent marking on one CPU (decision 016)', () => {
-  it('is turned off on one CPU, left to V8 on several', () => {
-    expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: [], v8: NODE_20 })).toBe('off')
-    expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: [], v8: NODE_22 })).toBe('off')
-    expect(concurrentMarkingChoice({ cpus: 2, nodeOptions: ['--max-old-space-size=512'], v8: NODE_20 })).toBe('default')
-    expect(concurrentMarkingChoice({ cpus: 64, nodeOptions: [], v8: NODE_20 })).toBe('default')
+describe('the collector on one CPU (decisions 016 and 018)', () => {
+  it('turns concurrent marking off on one CPU before V8 13, leaves V8 alone on several', () => {
+    expect(oneCpuChoice({ cpus: 1, nodeOptions: [], v8: NODE_20 })).toBe('no-concurrent-marking')
+    expect(oneCpuChoice({ cpus: 1, nodeOptions: [], v8: NODE_22 })).toBe('no-concurrent-marking')
+    expect(oneCpuChoice({ cpus: 2, nodeOptions: ['--max-old-space-size=512'], v8: NODE_20 })).toBe('default')
+    expect(oneCpuChoice({ cpus: 64, nodeOptions: [], v8: NODE_20 })).toBe('default')
   })
 
-  it('is left to V8 from V8 13 (Node 24) on, where a full collection without the marking thread paused for 120-190 ms', () => {
-    expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: [], v8: NODE_24 })).toBe('default')
-    expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: [], v8: '14.1.146.11-node.12' })).toBe('default')
-    expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: ['--no-concurrent-marking'], v8: NODE_24 })).toBe('user')
+  it('asks for a single-threaded collector on one CPU from V8 13 on, where marking on the main thread alone paused for 120-190 ms', () => {
+    expect(oneCpuChoice({ cpus: 1, nodeOptions: [], v8: NODE_24 })).toBe('single-threaded')
+    expect(oneCpuChoice({ cpus: 1, nodeOptions: [], v8: NODE_26 })).toBe('single-threaded')
+    expect(oneCpuChoice({ cpus: 2, nodeOptions: [], v8: NODE_24 })).toBe('default')
+    // That flag is given to node at its start (start-flags.ts), never set at run time here.
     const set: string[] = []
     expect(tuneForOneCpu({ cpus: 1, nodeOptions: [], v8: NODE_24 }, (flags) => set.push(flags))).toBeUndefined()
     expect(set).toEqual([])
   })
 
-  it("leaves the user's own choice alone, in either spelling", () => {
-    for (const option of ['--concurrent-marking', '--no-concurrent-marking', '--concurrent_marking', '--no-concurrent_marking'])
-      expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: ['--enable-source-maps', option], v8: NODE_20 }), option).toBe('user')
-    // Another flag that merely starts alike is not a choice about marking.
-    expect(concurrentMarkingChoice({ cpus: 1, nodeOptions: ['--concurrent-marking-high-priority-threads'], v8: NODE_20 })).toBe('off')
+  it("leaves the user's own choice about the collector's threads alone, in either spelling", () => {
+    const options = [
+      '--concurrent-marking',
+      '--no-concurrent-marking',
+      '--concurrent_marking',
+      '--no-concurrent_marking',
+      '--single-threaded-gc',
+      '--no-single-threaded-gc',
+      '--single_threaded_gc',
+      '--single-threaded',
+    ]
+    for (const v8 of [NODE_20, NODE_24])
+      for (const option of options)
+        expect(oneCpuChoice({ cpus: 1, nodeOptions: ['--enable-source-maps', option], v8 }), `${v8} ${option}`).toBe('user')
+    // Another flag that merely starts alike is not a choice about the threads.
+    expect(oneCpuChoice({ cpus: 1, nodeOptions: ['--concurrent-marking-high-priority-threads'], v8: NODE_20 })).toBe(
+      'no-concurrent-marking',
+    )
+    expect(oneCpuChoice({ cpus: 1, nodeOptions: ['--single-threaded-gc-in-background'], v8: NODE_24 })).toBe('single-threaded')
   })
 
   it('sets the flag and returns the banner line only when it turns marking off', () => {

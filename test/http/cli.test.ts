@@ -166,27 +166,41 @@ describe('start-up', () => {
   })
 })
 
-describe('on one CPU (decision 016)', () => {
-  it('turns V8 concurrent marking off under taskset -c 0 before V8 13 (not on Node 24) and says so, and serves as ever', async () => {
+/** Node's own command line of a running process (Linux). */
+const commandLine = async (pid: number | undefined) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')
+
+describe('on one CPU (decisions 016 and 018)', () => {
+  it("keeps the collector on the server's thread under taskset -c 0, the way each V8 does it best, says so, and serves as ever", async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath])
     // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
-    if (Number.parseInt(process.versions.v8, 10) < 13)
+    if (Number.parseInt(process.versions.v8, 10) < 13) {
       expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
-    else expect(cli.stdout()).not.toContain('GC: one CPU')
+      expect(await commandLine(cli.child.pid)).not.toContain('--single-threaded-gc')
+    } else {
+      expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 collects on the server's thread only.*decision 018/m)
+      expect(cli.stdout()).not.toContain('decision 016')
+      expect(await commandLine(cli.child.pid)).toContain('--single-threaded-gc')
+    }
     expect((await listPets(cli.url)).status).toBe(200)
+    cli.child.kill('SIGTERM')
+    expect(await cli.exited).toEqual({ code: 0, signal: null })
   })
 
-  it("leaves marking to V8 when node was started with the user's choice, and on several CPUs", async () => {
-    const launcher = ['taskset', '-c', '0', process.execPath, '--concurrent-marking']
-    const chosen = await startCli(['--port', '0', '--log', 'silent'], {}, launcher)
-    expect(chosen.stdout()).not.toContain('GC: one CPU')
-    if (availableParallelism() > 1) expect((await startCli(['--port', '0', '--log', 'silent'])).stdout()).not.toContain('GC: one CPU')
+  it("leaves the collector to V8 when node was started with the user's choice, and on several CPUs", async () => {
+    for (const choice of ['--concurrent-marking', '--no-single-threaded-gc']) {
+      const chosen = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath, choice])
+      expect(chosen.stdout(), choice).not.toContain('GC: one CPU')
+      expect(await commandLine(chosen.child.pid), choice).not.toContain('--single-threaded-gc')
+    }
+    if (availableParallelism() > 1) {
+      const several = await startCli(['--port', '0', '--log', 'silent'])
+      expect(several.stdout()).not.toContain('GC: one CPU')
+      expect(await commandLine(several.child.pid)).not.toContain('--single-threaded-gc')
+    }
   })
 })
 
 describe('the young generation (decision 017)', () => {
-  /** Node's own command line of a running process (Linux). */
-  const commandLine = async (pid: number | undefined) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')
   /** What a node started as the CLI is started decides: V8 13 or later, and a heap limit over 2.25 GB. */
   const replaces = (): boolean => {
     const probe = spawnSync(process.execPath, ['-p', 'process.versions.v8 + " " + v8.getHeapStatistics().heap_size_limit'], {
