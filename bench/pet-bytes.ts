@@ -23,7 +23,7 @@ const gc = runInNewContext('gc') as () => void
 
 /** `--baseline=DIR`: another checkout's build (`DIR/dist/src/http.js`), measured the same way. */
 const BASELINE = process.argv.find((arg) => arg.startsWith('--baseline='))?.slice(11)
-type CreateServer = typeof createPetStoreServer
+export type CreateServer = typeof createPetStoreServer
 
 const COUNT = quick ? 50_000 : 200_000
 /** Enough that the journal's chunks coming and going (a few MiB either way) are little per pet. */
@@ -60,7 +60,7 @@ function retainedPer(count: number, make: () => (i: number) => void, warm = 5_00
   return retained
 }
 
-function mockCreates(pad = '', create: CreateServer = createPetStoreServer): (i: number) => void {
+export function mockCreates(pad = '', create: CreateServer = createPetStoreServer): (i: number) => void {
   const server = create({
     log: 'silent',
     keys: [{ key: 'k', plan: 'enterprise', limits: { perMinute: 1e12, perDay: 1e15 } }],

@@ -16,6 +16,7 @@ import { quick, SERVER_NODE, SERVER_NODE_VERSION } from './lib.js'
 import { benchMemory } from './memory.js'
 import { benchPetBytes } from './pet-bytes.js'
 import { benchRedis } from './redis.js'
+import { benchSlowCreates } from './slow-creates.js'
 import { benchSoak } from './soak.js'
 import { benchStateFile } from './state-file.js'
 import { benchTail } from './tail.js'
@@ -42,6 +43,7 @@ const suites = {
   tail: benchTail,
   gc: benchGc,
   'pet-bytes': benchPetBytes,
+  'slow-creates': benchSlowCreates,
   'state-file': benchStateFile,
 }
 const summary: [string, boolean][] = []

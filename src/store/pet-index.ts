@@ -1,5 +1,5 @@
 /**
- * Indexes over the pets: by id (a Map) and, per status, lists sorted by id, so `get` is O(1) and `list` stops at
+ * Indexes over the pets: by id (`SlotsById`) and, per status, lists sorted by id, so `get` is O(1) and `list` stops at
  * `limit` whatever the number of pets (no full scans; issue #8). Pages are kept with their JSON body until the next
  * write (issue #18): a client polling the same list gets the same string, with nothing joined, flattened or collected
  * per request.
@@ -13,6 +13,7 @@ import type { PetEntry, PetPage } from '../core/types.js'
 import type { PetRecord, PetStatus } from '../schemas.js'
 import { PackedTexts } from './packed-texts.js'
 import { insertSorted, type Key, keyOf, removeSorted, Slots, statusCode, statusOfCode } from './pet-slots.js'
+import { SlotsById } from './slots-by-id.js'
 import { SortedSlots } from './sorted-slots.js'
 
 /** The kept pages' bodies hold at most this many characters per index (then the pages are dropped, and kept anew). */
@@ -62,7 +63,7 @@ class PackedEntry implements PetEntry {
 class PackedPetIndex implements PetIndex {
   #texts = new PackedTexts()
   #slots = new Slots()
-  readonly #byId = new Map<Key, number>()
+  readonly #byId = new SlotsById()
   readonly #sorted = new SortedSlots()
   readonly #byStatus = new Map<number, SortedSlots>()
   readonly #pages = new Map<string, PetPage>()
@@ -191,7 +192,8 @@ class PackedPetIndex implements PetIndex {
   #compact(): void {
     const texts = new PackedTexts()
     const slots = this.#slots
-    for (const slot of this.#byId.values()) {
+    for (let position = 0; position < this.#byId.size; position++) {
+      const slot = this.#sorted.at(position)
       const { at, length } = texts.write(this.#textOf(slot))
       slots.at[slot] = at
       slots.length[slot] = length
