@@ -55,6 +55,8 @@ describe('usage', () => {
       expect(stdout).toContain(env)
     }
     expect(stdout).toContain('--help')
+    // The node flags the server may start itself with (decisions 017, 018), and how to choose others.
+    expect(stdout).toMatch(/--max-semi-space-size=16[\s\S]*--single-threaded-gc[\s\S]*--no-single-threaded-gc/)
   })
 
   it('prints the version with --version and exits 0', async () => {
