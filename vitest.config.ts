@@ -1,16 +1,49 @@
+import { availableParallelism } from 'node:os'
 import { fileURLToPath } from 'node:url'
 import { defineConfig } from 'vitest/config'
 
 const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta.url))
 
+/**
+ * Each project is named after what it runs (CONTRIBUTING.md lists them). No test depends on the machine's speed:
+ * time-based behaviour runs on the manual clock and waits poll for a condition, so the timeouts below are ceilings
+ * for a busy machine, not budgets. Budgets live in bench/ (docs/benchmarks.md).
+ */
+const BUSY_MACHINE = { testTimeout: 60_000, hookTimeout: 120_000 }
+
 export default defineConfig({
   test: {
+    ...BUSY_MACHINE,
+    // Most test files wait on sockets, child processes and Chromium rather than compute, so a third worker on two
+    // cores keeps both busy; vitest's default (cores - 1) leaves one idle.
+    maxWorkers: Math.max(2, availableParallelism() + 1),
     projects: [
-      { test: { name: 'unit', include: ['src/**/*.test.ts'] } },
-      { test: { name: 'in-process', include: ['test/**/*.test.ts'], exclude: ['test/http/**', 'test/browser/**', 'test/package/**'] } },
-      { test: { name: 'http', include: ['test/http/**/*.test.ts'] } },
-      { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 240_000, hookTimeout: 240_000 } },
-      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 60_000, hookTimeout: 120_000 } },
+      // The core, the store and the world's pieces, each beside its code: no server, no process, no socket.
+      { test: { name: 'unit', include: ['src/**/*.test.ts'], ...BUSY_MACHINE } },
+      // Whole worlds through petStore.fetch and msw's setupServer: the journal, the state format, regressions.
+      {
+        test: {
+          name: 'in-process',
+          include: ['test/{in-process,journal,state,regressions,support}/**/*.test.ts'],
+          ...BUSY_MACHINE,
+        },
+      },
+      // The express middleware in a user's app, over loopback HTTP.
+      { test: { name: 'express', include: ['test/express/**/*.test.ts'], ...BUSY_MACHINE } },
+      // Every shipped scenario file, driven by its own checks, in-process, over HTTP and through express.
+      { test: { name: 'scenarios', include: ['test/scenarios/**/*.test.ts'], ...BUSY_MACHINE } },
+      // The standalone server started in this process (createPetStoreServer) on a loopback port.
+      { test: { name: 'http', include: ['test/http/**/*.test.ts'], ...BUSY_MACHINE } },
+      // The built CLI as a process: flags, exit codes, signals, the state file across kill -9, verify, snapshot.
+      { test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUSY_MACHINE } },
+      // Replicas sharing a private redis-server started per run.
+      { test: { name: 'redis', include: ['test/redis/**/*.test.ts'], ...BUSY_MACHINE } },
+      // The folder layers and the import rules.
+      { test: { name: 'architecture', include: ['test/architecture/**/*.test.ts'], ...BUSY_MACHINE } },
+      // The packed tarball installed into a fresh project, and the Dockerfile's runtime stage.
+      { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 240_000, hookTimeout: 300_000 } },
+      // Chromium (Debian's, driven by playwright-core): the service worker, the conformance suite, the panel.
+      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 90_000, hookTimeout: 180_000 } },
       {
         // The examples import the package by name, as users do; here the name points at the source.
         resolve: {
@@ -19,7 +52,7 @@ export default defineConfig({
             { find: /^petstore-mock$/, replacement: src('index.ts') },
           ],
         },
-        test: { name: 'examples', include: ['examples/sdk-suite/**/*.test.ts'] },
+        test: { name: 'examples', include: ['examples/sdk-suite/**/*.test.ts'], ...BUSY_MACHINE },
       },
     ],
   },

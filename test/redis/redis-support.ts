@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, Socket } from 'node:net'
-import { type Cli, sleep, startCli } from './support.js'
+import { type Cli, sleep, startCli } from '../http/support.js'
 
 export interface PrivateRedis {
   readonly port: number

@@ -12,7 +12,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
 import { readStateFile } from '../../src/hosts/state-file.js'
 import { parseSnapshot, type WorldSnapshot } from '../../src/snapshot.js'
-import { auth, closeServers, ensureBuilt, INT64_MAX, runCli, startServer } from './support.js'
+import { auth, closeServers, ensureBuilt, INT64_MAX, runCli, startServer } from '../http/support.js'
 
 const KEY = 'staging-secret-key-0042'
 const STATUSES = ['available', 'pending', 'sold', undefined] as const

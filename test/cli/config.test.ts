@@ -10,7 +10,7 @@ import addFormats from 'ajv-formats'
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ConfigSchema, configJsonSchema, loadConfig } from '../../src/hosts/config-file.js'
 import { createPetStore } from '../../src/index.js'
-import { auth, ensureBuilt, killClis, ROOT, runCli, startCli } from './support.js'
+import { auth, ensureBuilt, killClis, ROOT, runCli, startCli } from '../http/support.js'
 
 let dir = ''
 const write = async (content: unknown, name = 'petstore-mock.json') => {

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { writeFixtures } from '../../src/hosts/files.js'
-import { auth, ensureBuilt, killClis, runCli, startCli } from './support.js'
+import { auth, ensureBuilt, killClis, runCli, startCli } from '../http/support.js'
 
 beforeAll(ensureBuilt, 120_000)
 afterEach(killClis)

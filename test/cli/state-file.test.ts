@@ -14,7 +14,7 @@ import {
   sleep,
   startCli,
   startServer,
-} from './support.js'
+} from '../http/support.js'
 
 let dir = ''
 let file = ''

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createPetStore } from '../create-pet-store.js'
-import '../vitest.js'
+import { createPetStore } from '../../src/create-pet-store.js'
+import '../../src/vitest.js'
 
 /** A Free key at 12:00:00 with its minute used up: the next request is 429 with Retry-After 60. */
 async function limitedStore() {

@@ -4,7 +4,7 @@ import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { createPetStore } from '../../src/index.js'
-import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, ROOT, runCli, startCli, startServer } from './support.js'
+import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, ROOT, runCli, startCli, startServer } from '../http/support.js'
 
 // Each start of the CLI takes about a second.
 vi.setConfig({ testTimeout: 10_000 })

@@ -1,8 +1,8 @@
 import { describe, expect, it } from 'vitest'
-import { type PetsWithText, parseJson } from './core/json.js'
-import { INT64_MAX } from './schemas.js'
-import { parseSnapshot, StaleSnapshotError, snapshotPieces, stringifySnapshot, type WorldSnapshot } from './snapshot.js'
-import { createWorld } from './world/create-world.js'
+import { type PetsWithText, parseJson } from '../../src/core/json.js'
+import { INT64_MAX } from '../../src/schemas.js'
+import { parseSnapshot, StaleSnapshotError, snapshotPieces, stringifySnapshot, type WorldSnapshot } from '../../src/snapshot.js'
+import { createWorld } from '../../src/world/create-world.js'
 
 const state = (count: number): WorldSnapshot => ({
   version: 1,

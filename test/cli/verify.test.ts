@@ -15,7 +15,7 @@ import { applyPatch, mergePatches } from '../../src/verify/config.js'
 import { pageOf, retryAfterFormat, underBase } from '../../src/verify/describe.js'
 import { type CheckResult, formatJson, formatTable, type VerifyReport, verify } from '../../src/verify/index.js'
 import { redact } from '../../src/verify/report.js'
-import { closeServers, ensureBuilt, ROOT, runCli, startServer } from './support.js'
+import { closeServers, ensureBuilt, ROOT, runCli, startServer } from '../http/support.js'
 
 interface JsonReport {
   target: string
