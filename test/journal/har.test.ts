@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createWorld, type World } from '../../src/world/create-world.js'
 import { toHar } from '../../src/core/har.js'
 import { BODY_PREFIX_CHARS } from '../../src/core/journal.js'
+import { createWorld, type World } from '../../src/world/create-world.js'
 
 const NOON = '2026-06-01T12:00:00Z'
 const ORIGIN = 'http://127.0.0.1:4010'

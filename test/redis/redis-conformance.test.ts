@@ -5,8 +5,8 @@
  */
 import { afterAll, beforeAll, vi } from 'vitest'
 import { defineConformanceSuite } from '../conformance/suite.js'
-import { type PrivateRedis, startRedis, startReplicas, stopRedises } from './redis-support.js'
 import { ensureBuilt, killClis, sleep } from '../http/support.js'
+import { type PrivateRedis, startRedis, startReplicas, stopRedises } from './redis-support.js'
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 })
 

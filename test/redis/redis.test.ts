@@ -8,8 +8,8 @@ import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
-import { freePort, killReplica, type PrivateRedis, startRedis, startReplica, startReplicas, stopRedises } from './redis-support.js'
 import { auth, type Cli, ensureBuilt, eventually, killClis, runCli, sleep } from '../http/support.js'
+import { freePort, killReplica, type PrivateRedis, startRedis, startReplica, startReplicas, stopRedises } from './redis-support.js'
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 })
 
