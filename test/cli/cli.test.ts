@@ -6,8 +6,6 @@ import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest
 import { createPetStore } from '../../src/index.js'
 import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, ROOT, runCli, startCli, startServer } from '../http/support.js'
 
-// Each start of the CLI takes about a second.
-vi.setConfig({ testTimeout: 10_000 })
 beforeAll(ensureBuilt, 90_000)
 afterEach(killClis)
 afterAll(closeServers)

@@ -6,7 +6,6 @@ import { request as httpRequest } from 'node:http'
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
 import { auth, type Cli, ensureBuilt, eventually, killClis, sleep, startCli } from './support.js'
 
-vi.setConfig({ testTimeout: 15_000 })
 beforeAll(ensureBuilt, 90_000)
 
 const FROZEN = '2026-06-01T12:00:30Z'

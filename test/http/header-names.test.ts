@@ -7,7 +7,6 @@ import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { ensureBuilt, killClis, startCli } from './support.js'
 
-vi.setConfig({ testTimeout: 15_000 })
 beforeAll(ensureBuilt, 90_000)
 
 let url: string

@@ -5,7 +5,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { auth, ensureBuilt, killClis, startCli } from './support.js'
 
-vi.setConfig({ testTimeout: 15_000 })
 beforeAll(ensureBuilt, 90_000)
 
 const FROZEN = '2026-06-01T12:00:30Z'

@@ -4,7 +4,6 @@ import { isLoopback } from '../../src/hosts/http-server.js'
 import { auth, closeServers, INT64_MAX, MIB, postPet, sleep, startServer } from './support.js'
 
 // Shutdown tests wait out a client's keep-alive (about 3 s) when close() does not end it.
-vi.setConfig({ testTimeout: 10_000 })
 afterEach(closeServers)
 
 const FROZEN = '2026-06-01T12:00:30Z'

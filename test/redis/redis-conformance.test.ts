@@ -8,8 +8,6 @@ import { defineConformanceSuite } from '../conformance/suite.js'
 import { ensureBuilt, killClis, sleep } from '../http/support.js'
 import { type PrivateRedis, startRedis, startReplicas, stopRedises } from './redis-support.js'
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 60_000 })
-
 let redis: PrivateRedis | undefined
 
 beforeAll(async () => {

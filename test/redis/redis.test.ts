@@ -11,8 +11,6 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
 import { auth, type Cli, ensureBuilt, eventually, killClis, runCli, sleep } from '../http/support.js'
 import { freePort, killReplica, type PrivateRedis, startRedis, startReplica, startReplicas, stopRedises } from './redis-support.js'
 
-vi.setConfig({ testTimeout: 30_000, hookTimeout: 90_000 })
-
 let redis: PrivateRedis
 let A: string
 let B: string
