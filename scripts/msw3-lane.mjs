@@ -1,19 +1,24 @@
 #!/usr/bin/env node
 /**
- * The msw 3 lane (#9, #14; decisions/008-msw-3-readiness.md, decisions/012-current-runtimes-in-ci.md). msw 3 needs
+ * The current-runtime lane (decisions/008-msw-3-readiness.md, decisions/012-current-runtimes-in-ci.md). msw 3 needs
  * Node 22+, the machines run Node 20, so this script fetches a real Node from the npm registry (the package
  * `node-<platform>-<arch>@<version>`, whose bin/node is the official binary; no install script), copies the
- * repository with its node_modules into a temporary folder, installs msw 3 there, and with that Node:
+ * repository with its node_modules and its built dist/ into a temporary folder, installs msw 3 there, and with that
+ * Node:
  *   1. type-checks src/ against msw 3 (tsc -p tsconfig.build.json --noEmit);
- *   2. runs the shared conformance suite in-process (test/in-process/conformance.test.ts);
- *      or, with --all, every vitest project but `package` (unit, in-process with the conformance suite, http,
- *      browser, examples, and any project added later);
+ *   2. runs vitest on one of three selections:
+ *      - default: the shared conformance suite in-process (test/in-process/conformance.test.ts);
+ *      - --runtime-checks (what `npm test` runs): what can differ between runtimes: the conformance suite in every
+ *        host (in-process, express, HTTP, Redis replicas, Chromium), the CLI as a process, the rest of the browser
+ *        project, the examples, and the packed tarball installed with msw 3 (PETSTORE_TARBALL when set, packed by
+ *        `npm test` once; otherwise the package test packs);
+ *      - --all: every vitest project but `package`;
  * then prints a summary (Node and msw versions, files and tests per project, times), exits 1 when anything failed
  * and removes the temporary folder (also on SIGINT/SIGTERM). The repository itself is never changed.
  * Linux and macOS (npm has no Windows Node binary package of that shape).
  *
  *   npm run test:msw3                    # Node 22 (msw 3's minimum), msw 3: conformance suite, about a minute
- *   npm run test:node24                  # = --node 24 --all, the last step of `npm test`
+ *   npm run test:node24                  # = --node 24 --runtime-checks, the last step of `npm test`
  *   npm run test:msw3 -- --node 26 --msw 3.0.5 --all --keep
  */
 import { execFileSync, spawn } from 'node:child_process'
@@ -29,6 +34,7 @@ const { values } = parseArgs({
     node: { type: 'string', default: '22' },
     msw: { type: 'string', default: '3' },
     all: { type: 'boolean', default: false },
+    'runtime-checks': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
   },
 })
@@ -115,10 +121,12 @@ async function main() {
 
   since = Date.now()
   log(`copying the repository with its node_modules into ${copy}`)
-  const skip = new Set(['.git', 'dist', 'test-results', 'coverage', '.tmp'])
+  // dist/ comes along when built, with its times, so the CLI tests find it fresh instead of building again.
+  const skip = new Set(['.git', 'test-results', 'coverage', '.tmp'])
   cpSync(ROOT, copy, {
     recursive: true,
     verbatimSymlinks: true,
+    preserveTimestamps: true,
     filter: (source) => {
       const path = relative(ROOT, source)
       const name = basename(source)
@@ -142,10 +150,22 @@ async function main() {
   step('tsc -p tsconfig.build.json --noEmit (src/)', tsc === 0, since)
 
   since = Date.now()
-  // Every project but `package`: it packs the tarball and installs it with msw from the registry a second time, and
-  // that install takes msw from package.json's devDependencies (msw 2), so here it would prove nothing about msw 3.
-  const selection = values.all ? ['--project=!package'] : ['--project', 'in-process', 'test/in-process/conformance.test.ts']
-  log(values.all ? 'every vitest project but package' : 'shared conformance suite, in-process (msw setupServer and petStore.fetch)')
+  // --all: every project but `package`: without PETSTORE_TARBALL it would pack and install with package.json's msw 2.
+  // --runtime-checks: the files whose outcome depends on the runtime, msw or Chromium; the package test installs the
+  // tarball with this lane's msw (PETSTORE_CONSUMER_MSW).
+  const RUNTIME_CHECKS = ['conformance.test.ts', 'test/cli/cli.test.ts', 'test/browser/', 'examples/', 'test/package/pack.test.ts']
+  const selection = values.all
+    ? ['--project=!package']
+    : values['runtime-checks']
+      ? RUNTIME_CHECKS
+      : ['--project', 'in-process', 'test/in-process/conformance.test.ts']
+  log(
+    values.all
+      ? 'every vitest project but package'
+      : values['runtime-checks']
+        ? `what can differ between runtimes: ${RUNTIME_CHECKS.join(', ')}`
+        : 'shared conformance suite, in-process (msw setupServer and petStore.fetch)',
+  )
   const report = join(work, 'vitest.json')
   const code = await run(
     node,
@@ -156,16 +176,16 @@ async function main() {
       '--reporter=dot',
       `--reporter=${join(copy, 'scripts', 'lane-reporter.mjs')}`,
     ],
-    { cwd: copy, env: { ...env, LANE_REPORT: report } },
+    { cwd: copy, env: { ...env, LANE_REPORT: report, PETSTORE_CONSUMER_MSW: mswVersion } },
   )
   const result = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : { projects: {}, unhandledErrors: 0, reason: 'no report' }
   const total = { files: 0, passed: 0, failed: 0, skipped: 0 }
-  const order = ['unit', 'in-process', 'http', 'browser', 'examples']
+  const order = ['unit', 'in-process', 'express', 'scenarios', 'http', 'cli', 'redis', 'package', 'browser', 'examples']
   const rank = (name) => (order.includes(name) ? order.indexOf(name) : order.length)
   const projects = Object.entries(result.projects).sort(([a], [b]) => rank(a) - rank(b) || a.localeCompare(b))
   for (const [name, counts] of projects) {
     const ok = counts.failed === 0 && counts.failedFiles === 0 && counts.passed > 0
-    steps.push({ label: `vitest --project ${name}`, ok, time: '', ...counts })
+    steps.push({ label: `vitest --project ${name}`, ok, time: `${Math.round(counts.duration / 1000)} s (its files summed)`, ...counts })
     for (const key of Object.keys(total)) total[key] += counts[key]
   }
   const vitestOk = code === 0 && result.reason === 'passed' && total.failed === 0 && total.passed > 0
@@ -184,10 +204,8 @@ async function main() {
       `| ${s.label} | ${cell(s.files)} | ${cell(s.passed)} | ${cell(s.failed)} | ${cell(s.skipped)} | ${s.time} | ${s.ok ? 'pass' : 'FAIL'} |\n`,
     )
   }
-  if (values.all)
-    process.stdout.write(
-      "Not run by this lane: the `package` project (it installs the packed tarball with msw 2 from the registry again; `npm test` runs it on the machine's Node).\n",
-    )
+  if (!values.all && !values['runtime-checks'])
+    process.stdout.write('Only the conformance suite in-process ran: --runtime-checks or --all run more.\n')
   return ok
 }
 

@@ -7,7 +7,7 @@ import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
@@ -53,13 +53,32 @@ async function sh(command: string, args: string[], cwd = project): Promise<{ std
   }
 }
 
-beforeAll(async () => {
-  // Reuses dist/ when it is newer than src/ (the HTTP tests share it): packing never rewrites it.
+/**
+ * The tarball `npm test` packed from its one build (PETSTORE_TARBALL), copied into `dir`; without it (a run of this
+ * project alone), `npm pack` of dist/, built first when older than src/ (packing never rewrites it).
+ */
+async function packOnce(dir: string): Promise<{ filename: string; files: PackedFile[] }> {
+  const given = process.env['PETSTORE_TARBALL']
+  if (given) {
+    const filename = basename(given)
+    await cp(given, join(dir, filename))
+    const { stdout } = await sh('tar', ['-tzf', filename], dir)
+    const files = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('package/') && !line.endsWith('/'))
+      .map((line) => ({ path: line.slice('package/'.length) }))
+    return { filename, files }
+  }
   await ensureBuilt()
+  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)
+  const [result] = JSON.parse(stdout) as [{ filename: string; files: PackedFile[] }]
+  return result
+}
+
+beforeAll(async () => {
   pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))
   workDir = await mkdtemp(join(tmpdir(), 'petstore-mock-pack-'))
-  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', workDir], ROOT)
-  const [result] = JSON.parse(stdout) as [{ filename: string; files: PackedFile[] }]
+  const result = await packOnce(workDir)
   packed = result.files
   project = join(workDir, 'project')
   await mkdir(project)
@@ -72,7 +91,8 @@ beforeAll(async () => {
         type: 'module',
         dependencies: {
           'petstore-mock': `file:../${result.filename}`,
-          msw: pkg.devDependencies['msw'],
+          // The msw of the lane that runs this file (scripts/msw3-lane.mjs sets msw 3), else the project's own.
+          msw: process.env['PETSTORE_CONSUMER_MSW'] ?? pkg.devDependencies['msw'],
           '@types/node': pkg.devDependencies['@types/node'],
           // examples/jest runs on them; vitest for the matchers' type check (vitest 3.2 is installed over it at the end).
           // Jest is not a dev dependency of the project itself (only its `expect` types are): its resolver's platform

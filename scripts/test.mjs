@@ -1,0 +1,150 @@
+#!/usr/bin/env node
+/**
+ * `npm test`: every check of the project, in the order that lets each step reuse the one before.
+ *
+ *   1. set-up     Chromium and redis-server from Debian when missing (scripts/ensure-*.mjs)
+ *   2. build      one `tsc -p tsconfig.build.json` into dist/, beside `tsc` type-checking src/, test/ and the examples,
+ *                 and `biome check`
+ *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; arethetypeswrong and publint read it, and
+ *                 the `package` vitest project installs the same tarball (PETSTORE_TARBALL), so nothing builds twice
+ *   4. vitest     every project on the machine's Node (the oldest supported lane)
+ *   5. node 24    scripts/msw3-lane.mjs: Node 24 and msw 3 run what can differ between runtimes (decisions/012):
+ *                 the conformance suite in every host, the CLI as a process, the package, the browser, the examples
+ *
+ * It stops at the first failing step, and always ends with a table of each step's and each vitest project's time.
+ *
+ *   npm test
+ *   npm test -- --skip-lane       # steps 1-4 only
+ *   npm run test:quick            # unit, in-process, express, scenarios, architecture: no build, no browser
+ */
+import { spawn } from 'node:child_process'
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs'
+import { dirname, join, resolve } from 'node:path'
+import { fileURLToPath } from 'node:url'
+
+const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
+const PACK_DIR = join(ROOT, '.tmp', 'pack')
+const VITEST_REPORT = join(ROOT, '.tmp', 'vitest-projects.json')
+const skipLane = process.argv.includes('--skip-lane')
+const bin = (name) => join(ROOT, 'node_modules', '.bin', name)
+
+const started = Date.now()
+const rows = []
+const seconds = (ms) => `${(ms / 1000).toFixed(1)} s`
+const log = (line) => process.stdout.write(`\n[test] ${line}\n`)
+
+/** Runs a command with its output on ours; resolves to its exit code. */
+function run(command, args, env = {}) {
+  return new Promise((done) => {
+    const child = spawn(command, args, { cwd: ROOT, stdio: ['ignore', 'inherit', 'inherit'], env: { ...process.env, ...env } })
+    child.once('error', (error) => {
+      process.stderr.write(`[test] ${command} did not start: ${error.message}\n`)
+      done(1)
+    })
+    child.once('close', (code, signal) => done(code ?? (signal ? 1 : 0)))
+  })
+}
+
+/** Runs the steps of one stage at the same time; records each one's time; false when any failed. */
+async function stage(steps) {
+  const results = await Promise.all(
+    steps.map(async ({ label, command, args, env }) => {
+      const since = Date.now()
+      log(label)
+      const code = await run(command, args, env)
+      rows.push({ label, time: Date.now() - since, ok: code === 0 })
+      return code === 0
+    }),
+  )
+  return results.every(Boolean)
+}
+
+function summary() {
+  const lines = ['', `npm test: ${rows.every((row) => row.ok) ? 'passed' : 'FAILED'} in ${seconds(Date.now() - started)}`]
+  lines.push('| Step | Time | Result |', '|---|---:|---|')
+  for (const row of rows) lines.push(`| ${row.label} | ${seconds(row.time)} | ${row.ok ? 'pass' : 'FAIL'} |`)
+  if (existsSync(VITEST_REPORT)) {
+    const { projects } = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'))
+    lines.push('', 'vitest projects on this Node (time: the sum of their files, which run side by side):')
+    lines.push('| Project | Files | Passed | Failed | Skipped | Time |', '|---|---:|---:|---:|---:|---:|')
+    for (const [name, p] of Object.entries(projects)) {
+      lines.push(`| ${name} | ${p.files} | ${p.passed} | ${p.failed} | ${p.skipped} | ${seconds(p.duration)} |`)
+    }
+  }
+  process.stdout.write(`${lines.join('\n')}\n`)
+}
+
+async function main() {
+  const node = process.execPath
+  if (
+    !(await stage([
+      { label: 'Chromium (Debian) if missing', command: node, args: ['scripts/ensure-chromium.mjs'] },
+      { label: 'redis-server (Debian) if missing', command: node, args: ['scripts/ensure-redis.mjs'] },
+    ]))
+  )
+    return false
+  rmSync(join(ROOT, 'dist'), { recursive: true, force: true })
+  if (
+    !(await stage([
+      { label: 'build: tsc -p tsconfig.build.json', command: bin('tsc'), args: ['-p', 'tsconfig.build.json'] },
+      { label: 'type-check: tsc src, test, bench, examples', command: 'npm', args: ['run', '--silent', 'typecheck'] },
+      { label: 'lint: biome check', command: bin('biome'), args: ['check', '.'] },
+    ]))
+  )
+    return false
+
+  rmSync(PACK_DIR, { recursive: true, force: true })
+  mkdirSync(PACK_DIR, { recursive: true })
+  // --ignore-scripts: `prepack` would clean and build again; dist/ was just built.
+  if (
+    !(await stage([
+      {
+        label: 'npm pack (of that build)',
+        command: 'npm',
+        args: ['pack', '--ignore-scripts', '--silent', '--pack-destination', PACK_DIR],
+      },
+    ]))
+  )
+    return false
+  const tarball = join(PACK_DIR, readdirSync(PACK_DIR).find((name) => name.endsWith('.tgz')) ?? '')
+  if (
+    !(await stage([
+      { label: 'arethetypeswrong (esm-only) on the tarball', command: bin('attw'), args: [tarball, '--profile', 'esm-only'] },
+      { label: 'publint --strict', command: bin('publint'), args: ['--strict'] },
+    ]))
+  )
+    return false
+
+  const env = { PETSTORE_TARBALL: tarball }
+  rmSync(VITEST_REPORT, { force: true })
+  const vitest = [
+    join(ROOT, 'node_modules', 'vitest', 'vitest.mjs'),
+    'run',
+    '--reporter=dot',
+    `--reporter=${join(ROOT, 'scripts', 'lane-reporter.mjs')}`,
+  ]
+  if (
+    !(await stage([
+      {
+        label: `vitest, every project (Node ${process.versions.node})`,
+        command: node,
+        args: vitest,
+        env: { ...env, LANE_REPORT: VITEST_REPORT },
+      },
+    ]))
+  )
+    return false
+  if (skipLane) return true
+  return stage([
+    {
+      label: 'Node 24 + msw 3 lane (scripts/msw3-lane.mjs)',
+      command: node,
+      args: ['scripts/msw3-lane.mjs', '--node', '24', '--runtime-checks'],
+      env,
+    },
+  ])
+}
+
+const ok = await main()
+summary()
+process.exitCode = ok ? 0 : 1
