@@ -33,7 +33,7 @@ describe('bearerToken', () => {
   const piece = fc.constantFrom(' ', '\t', '  ', 'Bearer', 'bearer', 'BEARER', 'Bearer ', 'x', 'key-1', '\u00a0', 'é', ',', '')
   const value = fc.array(piece, { maxLength: 6 }).map((pieces) => pieces.join(''))
 
-  it('reads the token as the spec describes it, the usual form and the others', () => {
+  it('reads the token as the spec describes it, in the usual form or any other', () => {
     for (const sample of [
       'Bearer test-pro',
       'Bearer  test-pro',
@@ -52,7 +52,7 @@ describe('bearerToken', () => {
     )
   })
 
-  it('gives the same answers when it keeps the last one, for repeated and changing headers', () => {
+  it('gives the same answers when it keeps the last one, whether the header repeats or changes', () => {
     fc.assert(
       fc.property(fc.array(value, { maxLength: 12 }), (samples) => {
         const read = createTokenReader()

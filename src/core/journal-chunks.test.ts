@@ -57,10 +57,11 @@ describe('journal entries packed into chunks', () => {
     expect(unpack(where).delivered).toBe(12)
   })
 
-  it('counts the bytes of its chunks in the budget, and gives them back on clear', () => {
+  // A log of 200 entries, each with strings of its own (a path, query and headers that differ), so none is written
+  // against a base.
+  const filledLog = () => {
     const budget = createJournalBudget(10 * 1024 * 1024)
     const log = new ChunkLog(budget, owner)
-    // Each entry with strings of its own (a path, query and headers that differ), so none is written against a base.
     const own = (seq: number) =>
       raw(seq, {
         path: `/v1/pets/${seq}`,
@@ -72,10 +73,19 @@ describe('journal entries packed into chunks', () => {
         responseBody: `{"id":${seq}}`,
       })
     for (let seq = 1; seq <= 200; seq++) log.append(own(seq))
+    return { budget, log }
+  }
+
+  it('counts the bytes of its chunks in the budget', () => {
+    const { budget, log } = filledLog()
     expect(budget.bytes).toBe(log.bytes)
     // Chunks grow from 4 KiB to 64 KiB: 200 entries of about 400 bytes take a few of them, not 200 allocations.
     expect(log.bytes).toBeGreaterThan(200 * 300)
     expect(log.bytes).toBeLessThan(4 * 64 * 1024)
+  })
+
+  it('gives the bytes of its chunks back to the budget on clear', () => {
+    const { budget, log } = filledLog()
     log.clear()
     expect(budget.bytes).toBe(0)
   })
@@ -97,7 +107,7 @@ describe("entries written against the chunk's base", () => {
     expect([first, second, third].map(unpack)).toEqual(polled)
   })
 
-  it('gives back every entry as recorded, whichever strings repeat, across chunks and with bodies shared', () => {
+  it('gives back every entry as recorded, whichever strings repeat, across chunks, with bodies shared', () => {
     const template = raw(1)
     const field = fc.constantFrom('path', 'query', 'remaining', 'requestHeader', 'body', 'responseBody', 'meta', 'pairs', 'code')
     const entry = fc.record({ changes: fc.uniqueArray(field, { maxLength: 4 }), value: fc.string({ maxLength: 12 }) })
@@ -182,19 +192,29 @@ describe('response bodies kept once per chunk', () => {
     journal.delivered(response, 2)
   }
 
-  it('keeps a body repeated by one answer after another once, and gives it back with every entry', () => {
+  const repeatedPage = `[${'{"id":1,"name":"Rex 🐕","categoryId":1},'.repeat(40)}]`
+  // A thousand answers, one after another, with the same body.
+  const answeredAlike = () => {
     const budget = createJournalBudget()
     const journal = createJournal({ limit: 1000, now: () => 0, budget })
-    const page = `[${'{"id":1,"name":"Rex 🐕","categoryId":1},'.repeat(40)}]`
-    for (let i = 0; i < 1000; i++) answer(journal, `/v1/pets/${i}`, page)
+    for (let i = 0; i < 1000; i++) answer(journal, `/v1/pets/${i}`, repeatedPage)
+    return { budget, journal }
+  }
+
+  it('gives a body repeated by one answer after another back with every entry', () => {
+    const { journal } = answeredAlike()
     const entries = journal.all()
     expect(entries).toHaveLength(1000)
-    for (const entry of entries) expect(entry.responseBody).toBe(page)
+    for (const entry of entries) expect(entry.responseBody).toBe(repeatedPage)
+  })
+
+  it('keeps a body repeated by one answer after another once', () => {
+    const { budget } = answeredAlike()
     // Each entry on its own would take over 1,600 bytes: far fewer bytes are held.
     expect(budget.bytes).toBeLessThan(1000 * 600)
   })
 
-  it('gives back the right body of every entry kept, whatever the order of repeated, new and short bodies', () => {
+  it('gives back the right body of every entry kept, whatever the order of bodies repeated, new or short', () => {
     const bodies: Record<string, string> = { a: 'a'.repeat(3000), b: `${'b'.repeat(100)}犬`, short: 'tiny' }
     const bodyOf = (pick: string, i: number) => bodies[pick] ?? `${i} ${'u'.repeat(3000)}`
     fc.assert(

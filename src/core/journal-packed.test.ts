@@ -18,7 +18,7 @@ function recordMany(journal: ReturnType<typeof createJournal>, count: number): A
 }
 
 describe('the entries a journal keeps', () => {
-  it('keeps the newest entries in order as its ring fills, grows and wraps around', () => {
+  it('keeps the newest entries in order however often its ring fills, grows or wraps around', () => {
     const journal = createJournal({ limit: 37, now: () => 0 })
     for (let i = 1; i <= 500; i++) {
       const answer = response(`{"n":${i}}`)
@@ -66,7 +66,7 @@ describe('the entries a journal keeps', () => {
     }
   })
 
-  it('records the deliveries of many answers held at once, in order, out of order and past the cap', () => {
+  it('records the deliveries of many answers held at once, whether in order, out of order or past the cap', () => {
     // The standalone server holds a turn's answers and delivers them oldest first; a host may also deliver out of
     // order, or never (the queue keeps at most the journal's limit or 1,000 of them).
     const journal = createJournal({ limit: 2_000, now: () => 0 })
@@ -83,7 +83,7 @@ describe('the entries a journal keeps', () => {
     expect(delivered.filter((value, i) => i >= 200 && i !== 250 && i !== 700 && value !== 20_000 + i)).toEqual([])
   })
 
-  it('forgets the oldest held answers past the cap, and still records the others', () => {
+  it('still records the deliveries of the newest held answers once the oldest are forgotten past the cap', () => {
     const journal = createJournal({ limit: 10, now: () => 0 })
     const answers = recordMany(journal, 1_100)
     // Cap 1,000 before the newest: the first 99 answers are forgotten, their entries gone from a journal of 10 anyway.
