@@ -7,7 +7,7 @@ describe('toExactNumber', () => {
   it('reads the largest int64 exactly', () => {
     expect(toExactNumber('9223372036854775807')).toBe(9223372036854775807n)
   })
-  it('reads integer-valued decimal and exponent forms as integers', () => {
+  it('reads an integer value written with a decimal point or an exponent as an integer', () => {
     expect(toExactNumber('1.0')).toBe(1n)
     expect(toExactNumber('1e3')).toBe(1000n)
     expect(toExactNumber('-2.50e1')).toBe(-25n)
@@ -23,18 +23,22 @@ describe('toExactNumber', () => {
 })
 
 describe('parseJson', () => {
-  it('gives bigints for integers and reports invalid JSON', () => {
+  it('gives bigints for integers', () => {
     expect(parseJson('{"a":9223372036854775807}')).toEqual({ ok: true, value: { a: 9223372036854775807n } })
+  })
+  it('reports invalid JSON', () => {
     expect(parseJson('{"a":').ok).toBe(false)
   })
 })
 
 describe('serializePet', () => {
-  it('writes fields in the spec order with exact int64 digits and omits a missing status', () => {
+  it('writes fields in the spec order, status last', () => {
+    expect(serializePet({ id: 1n, name: 'A', categoryId: 2n, status: 'sold' })).toBe('{"id":1,"name":"A","categoryId":2,"status":"sold"}')
+  })
+  it('omits a missing status, writing int64 digits exactly', () => {
     expect(serializePet({ id: 9223372036854775807n, name: 'Rex "the" dog', categoryId: -1n })).toBe(
       '{"id":9223372036854775807,"name":"Rex \\"the\\" dog","categoryId":-1}',
     )
-    expect(serializePet({ id: 1n, name: 'A', categoryId: 2n, status: 'sold' })).toBe('{"id":1,"name":"A","categoryId":2,"status":"sold"}')
   })
 })
 
@@ -47,7 +51,7 @@ describe('utf8Length', () => {
 })
 
 describe('stringifyJson and parseJsonReadable', () => {
-  it('round-trip int64 values exactly and keep small integers as numbers', () => {
+  it('round-trip int64 values exactly, leaving small integers as numbers', () => {
     const text = stringifyJson({ big: 9223372036854775807n, small: 5, name: 'a\u0000int64:1' })
     expect(text).toBe('{"big":9223372036854775807,"small":5,"name":"a\\u0000int64:1"}')
     expect(parseJsonReadable(text)).toEqual({ ok: true, value: { big: 9223372036854775807n, small: 5, name: 'a\u0000int64:1' } })
@@ -89,7 +93,7 @@ describe('parseJson on flat objects (the fast path of a create, issue #18)', () 
       agrees(text)
   })
 
-  it('agrees with the lossless parser on any JSON text and on flat objects written any way', () => {
+  it('agrees with the lossless parser on any JSON text, flat objects written any way included', () => {
     const key = fc.oneof(fc.constantFrom('name', 'categoryId', 'status', '__proto__', ''), fc.string({ maxLength: 6 }))
     const scalar = fc.oneof(
       fc.string({ maxLength: 8 }).map((s) => JSON.stringify(s)),

@@ -29,7 +29,7 @@ function setup(options = DEFAULT_RATE_LIMIT_OPTIONS) {
 }
 
 describe('createRateLimiter', () => {
-  it("writes each answer its own key's limit and window, for keys of different plans taking turns across minutes", () => {
+  it("writes each answer its own key's rate-limit headers, for keys of different plans taking turns across minutes", () => {
     // Free 60/min and Pro 300/min (spec "Limits"); the custom key's day (5) binds once it has fewer left than its minute.
     const { clock, send } = setup()
     const expected = { free: 60, pro: 300 } as const
@@ -60,16 +60,21 @@ describe('createRateLimiter', () => {
     })
   })
 
-  it('allows 60 requests of a Free key in a minute and reports the minute window', () => {
+  it('reports the minute window on the first request of a Free key', () => {
     const { send } = setup()
     expect(send('free')).toEqual({
       ok: true,
       headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '59', 'x-ratelimit-reset': String(NEXT_MINUTE) },
     })
+  })
+
+  it('allows 60 requests of a Free key in a minute', () => {
+    const { send } = setup()
+    send('free')
     expect(send('free', 59)).toMatchObject({ ok: true, headers: { 'x-ratelimit-remaining': '0' } })
   })
 
-  it('answers the 61st request in a minute with 429, Remaining 0 and Retry-After until the minute ends', () => {
+  it('answers the 61st request in a minute with 429: Remaining 0, Retry-After until the minute ends', () => {
     const { clock, send } = setup()
     send('free', 60)
     clock.advance(15_500)
@@ -80,7 +85,7 @@ describe('createRateLimiter', () => {
     })
   })
 
-  it('still limits at 59.999 s and rounds Retry-After up to at least 1', () => {
+  it('still limits at 59.999 s, with Retry-After rounded up to 1', () => {
     const { clock, send } = setup()
     send('free', 60)
     clock.advance(59_999)
@@ -227,7 +232,7 @@ describe('createRateLimiter', () => {
     expect(send('free')).toMatchObject({ headers: { 'retry-after': 'Mon, 01 Jun 2026 12:01:00 GMT' } })
   })
 
-  it('forgets counters and bans on reset', () => {
+  it("clears a key's counters, its ban included, on reset", () => {
     const { limiter, send } = setup()
     send('free', 66)
     limiter.reset()
