@@ -17,10 +17,10 @@ describe('queryParams', () => {
 })
 
 describe('validateListQuery', () => {
-  it('defaults limit to 20 and applies no status filter', () => {
+  it('reads an empty query as limit 20 with no status filter', () => {
     expect(validateListQuery('', 'strict')).toEqual({ ok: true, limit: 20, status: undefined, statusMatchesNothing: false })
   })
-  it('accepts limit 1 and 100 and a known status', () => {
+  it('accepts a limit of 1 or 100, with a known status', () => {
     expect(validateListQuery('limit=1&status=sold', 'strict')).toMatchObject({ ok: true, limit: 1, status: 'sold' })
     expect(validateListQuery('limit=100', 'strict')).toMatchObject({ ok: true, limit: 100 })
   })
@@ -29,18 +29,20 @@ describe('validateListQuery', () => {
     expect(result.ok).toBe(false)
     expect(!result.ok && result.message).toContain('limit')
   })
-  it('rejects a repeated limit and an unknown status in one message', () => {
+  it('rejects a repeated limit with an unknown status, naming both in one message', () => {
     const result = validateListQuery('limit=1&limit=2&status=lost', 'strict')
     expect(result.ok).toBe(false)
     expect(!result.ok && result.message).toMatch(/limit must be given at most once.*status must be one of available, pending, sold/)
   })
-  it('clamps limit and matches nothing for an unknown status when lenient', () => {
+  it('matches nothing for an unknown status when lenient', () => {
     expect(validateListQuery('limit=500&status=lost', 'lenient')).toEqual({
       ok: true,
       limit: 100,
       status: undefined,
       statusMatchesNothing: true,
     })
+  })
+  it('clamps limit when lenient', () => {
     expect(validateListQuery('limit=0', 'lenient')).toMatchObject({ ok: true, limit: 1 })
     expect(validateListQuery('limit=abc', 'lenient')).toMatchObject({ ok: true, limit: 20 })
   })
@@ -48,7 +50,7 @@ describe('validateListQuery', () => {
 
 describe('validateNewPet', () => {
   const json = 'application/json'
-  it('accepts a minimal body and drops unknown fields and a client id', () => {
+  it('accepts a minimal body, dropping a client id or any unknown field', () => {
     expect(validateNewPet(json, '{"name":"Rex","categoryId":3,"id":99,"colour":"red"}')).toEqual({
       ok: true,
       pet: { name: 'Rex', categoryId: 3n },
@@ -89,12 +91,14 @@ describe('validateNewPet', () => {
     const result = validateNewPet(json, '{"name":5,"categoryId":"1"}')
     expect(!result.ok && result.message).toBe('Invalid NewPet: name must be a string; categoryId must be an integer.')
   })
-  it('accepts the int64 bounds and rejects one past them', () => {
+  it('accepts the int64 bounds', () => {
     expect(validateNewPet(json, '{"name":"a","categoryId":9223372036854775807}')).toEqual({
       ok: true,
       pet: { name: 'a', categoryId: 9223372036854775807n },
     })
     expect(validateNewPet(json, '{"name":"a","categoryId":-9223372036854775808}').ok).toBe(true)
+  })
+  it('rejects a categoryId one past the int64 bounds', () => {
     const over = validateNewPet(json, '{"name":"a","categoryId":9223372036854775808}')
     expect(!over.ok && over.message).toContain('categoryId must be an int64')
   })
@@ -104,9 +108,11 @@ describe('validateNewPet', () => {
 })
 
 describe('parsePetId', () => {
-  it('reads int64 ids and refuses anything else', () => {
+  it('reads int64 ids', () => {
     expect(parsePetId('42')).toBe(42n)
     expect(parsePetId('9223372036854775807')).toBe(9223372036854775807n)
+  })
+  it('refuses anything but an int64 id', () => {
     expect(parsePetId('9223372036854775808')).toBeUndefined()
     expect(parsePetId('1.5')).toBeUndefined()
     expect(parsePetId('abc')).toBeUndefined()
@@ -115,18 +121,29 @@ describe('parsePetId', () => {
 })
 
 describe('createListQueryReader', () => {
-  it('answers as validateListQuery does, in each mode, and keeps the result of a query for the next time', () => {
+  /** One query read strictly, then leniently. */
+  const readInBothModes = () => {
     const read = createListQueryReader()
     const strict = read('limit=500', 'strict')
+    const lenient = read('limit=500', 'lenient')
+    return { read, strict, lenient }
+  }
+
+  it('answers as validateListQuery does, in each mode', () => {
+    const { strict, lenient } = readInBothModes()
     expect(strict).toEqual(validateListQuery('limit=500', 'strict'))
     expect(strict.ok).toBe(false)
     // The same query in the other mode is read in that mode, not taken from the strict results.
-    expect(read('limit=500', 'lenient')).toEqual({ ok: true, limit: 100, status: undefined, statusMatchesNothing: false })
+    expect(lenient).toEqual({ ok: true, limit: 100, status: undefined, statusMatchesNothing: false })
+  })
+
+  it('keeps the result of a query for the next time', () => {
+    const { read, strict } = readInBothModes()
     expect(read('limit=500', 'strict')).toBe(strict)
     expect(Object.isFrozen(strict)).toBe(true)
   })
 
-  it('keeps at most 64 queries, and none longer than 256 characters', () => {
+  it('keeps at most 64 queries', () => {
     const read = createListQueryReader()
     const first = read('limit=1', 'strict')
     for (let limit = 2; limit <= 64; limit++) read(`limit=${limit}`, 'strict')
@@ -135,6 +152,10 @@ describe('createListQueryReader', () => {
     const again = read('limit=1', 'strict')
     expect(again).not.toBe(first)
     expect(again).toEqual(first)
+  })
+
+  it('keeps no query longer than 256 characters', () => {
+    const read = createListQueryReader()
     const long = `limit=5&${'x'.repeat(250)}=1`
     expect(read(long, 'strict')).not.toBe(read(long, 'strict'))
     expect(read(long, 'strict')).toMatchObject({ ok: true, limit: 5 })
