@@ -32,12 +32,22 @@ describe('node delivery, holding the answers of a turn', () => {
   }
   const answer = (status: number) => ({ status, headers: {}, body: '{}' })
 
-  it('writes no answer during the turn, then runs beforeAnswers and writes them all, in order, at its end', async () => {
+  /** Two answers given to a batching delivery during one turn; `events` records what it writes. */
+  function deliverTwo() {
     const events: string[] = []
     const delivery = createNodeDelivery({ batch: true, beforeAnswers: () => events.push('log written') })
     delivery.deliver(fakeExchange(events, 'a'), answer(201))
     delivery.deliver(fakeExchange(events, 'c'), answer(200))
+    return events
+  }
+
+  it('writes no answer during the turn', () => {
+    const events = deliverTwo()
     expect(events).toEqual([])
+  })
+
+  it('runs beforeAnswers, then writes the answers of the turn in order, at its end', async () => {
+    const events = deliverTwo()
     await turn()
     expect(events).toEqual(['log written', 'a 201', 'c 200'])
   })

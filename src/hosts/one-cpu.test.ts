@@ -45,11 +45,21 @@ describe('the collector on one CPU (decisions 016 and 018)', () => {
     expect(oneCpuChoice({ cpus: 1, nodeOptions: ['--single-threaded-gc-in-background'], v8: NODE_24 })).toBe('single-threaded')
   })
 
-  it('sets the flag and returns the banner line only when it turns marking off', () => {
+  /** Tunes once where marking is turned off; `set` collects the flags set. */
+  function tunedOnce() {
     const set: string[] = []
     const line = tuneForOneCpu({ cpus: 1, nodeOptions: [], v8: NODE_20 }, (flags) => set.push(flags))
+    return { set, line }
+  }
+
+  it('sets the flag when it turns marking off, returning the banner line', () => {
+    const { set, line } = tunedOnce()
     expect(set).toEqual(['--no-concurrent-marking'])
     expect(line).toMatch(/one CPU/)
+  })
+
+  it('sets no flag, returning no banner line, when it leaves marking on', () => {
+    const { set } = tunedOnce()
     expect(tuneForOneCpu({ cpus: 2, nodeOptions: [], v8: NODE_20 }, (flags) => set.push(flags))).toBeUndefined()
     expect(tuneForOneCpu({ cpus: 1, nodeOptions: ['--concurrent-marking'], v8: NODE_20 }, (flags) => set.push(flags))).toBeUndefined()
     expect(set).toHaveLength(1)

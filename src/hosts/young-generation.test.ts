@@ -22,9 +22,12 @@ describe('the young generation of the standalone server (decision 017)', () => {
     expect(youngGenerationChoice(facts({ v8: NODE_26 }))).toBe('smaller')
   })
 
-  it('keeps the default before V8 13 and at a heap limit of 2.25 GB or less', () => {
+  it('keeps the default before V8 13', () => {
     expect(youngGenerationChoice(facts({ v8: NODE_20 }))).toBe('default')
     expect(youngGenerationChoice(facts({ v8: NODE_22 }))).toBe('default')
+  })
+
+  it('keeps the default at a heap limit of 2.25 GB or less', () => {
     expect(youngGenerationChoice(facts({ heapLimit: 2 * GB + 48 * 2 ** 20 }))).toBe('default')
     expect(youngGenerationChoice(facts({ heapLimit: 2.5 * GB }))).toBe('smaller')
   })
