@@ -19,12 +19,15 @@ const facts = (overrides: Partial<StartFacts> = {}): StartFacts => ({
 })
 
 describe("the flags node is started with for the standalone server's collector (decisions 017 and 018)", () => {
-  it('starts node again with each flag a rule asks for, and only then', () => {
+  it('starts node again with each flag a rule asks for', () => {
     expect(startChoice(facts())).toEqual({ kind: 'replace', flags: [SEMI] })
     expect(startChoice(facts({ cpus: 1 }))).toEqual({ kind: 'replace', flags: [SEMI, SINGLE] })
     expect(startChoice(facts({ cpus: 1, heapLimit: 2 * GB }))).toEqual({ kind: 'replace', flags: [SINGLE] })
     expect(startChoice(facts({ cpus: 1, nodeOptions: ['--max-semi-space-size=32'] }))).toEqual({ kind: 'replace', flags: [SINGLE] })
     expect(startChoice(facts({ cpus: 1, nodeOptions: ['--concurrent-marking'] }))).toEqual({ kind: 'replace', flags: [SEMI] })
+  })
+
+  it('does not start node again when no rule asks for a flag', () => {
     expect(startChoice(facts({ heapLimit: 2 * GB }))).toEqual({ kind: 'as-started' })
     // Before V8 13 neither: a 16 MB semi-space is the default, and one CPU is handled at run time (decision 016).
     expect(startChoice(facts({ v8: NODE_20, cpus: 1 }))).toEqual({ kind: 'as-started' })
@@ -37,13 +40,16 @@ describe("the flags node is started with for the standalone server's collector (
     expect(startChoice(facts({ nodeOptions: ['--inspect-brk'] }))).toEqual({ kind: 'as-started' })
   })
 
-  it('knows the process it started, says what it was given, and never starts again twice', () => {
+  it('knows the process it started, saying what it was given', () => {
     const both = startChoice(facts({ cpus: 1, nodeOptions: [SEMI, SINGLE], env: { [RESTARTED_ENV]: `${SEMI} ${SINGLE}` } }))
     expect(both.kind).toBe('replaced')
     expect(both.kind === 'replaced' && both.lines).toEqual([
       expect.stringMatching(/^ {2}GC: a young generation of 16 MB.*decision 017/),
       expect.stringMatching(/^ {2}GC: one CPU, so V8 collects on the server's thread only.*decision 018/),
     ])
+  })
+
+  it('never starts twice, even when the process it started lacks the flags, claiming none in the banner', () => {
     // The marker without the flags (execve ran something else): no second start, no claim in the banner.
     expect(startChoice(facts({ cpus: 1, env: { [RESTARTED_ENV]: `${SEMI} ${SINGLE}` } }))).toEqual({ kind: 'replaced', lines: [] })
   })
@@ -66,11 +72,14 @@ describe("the flags node is started with for the standalone server's collector (
     ])
   })
 
-  it('serves on with the defaults when execve fails, and says so only in the process started with the flags', () => {
+  it('serves on with the defaults when execve fails', () => {
     const failing = () => {
       throw new Error('EACCES')
     }
     expect(chooseStartFlags(facts(), failing, ['node', 'cli.js'], 'node')).toEqual([])
+  })
+
+  it('names the flags in the banner only in the process started with them', () => {
     const never = () => {
       throw new Error('must not be called')
     }

@@ -40,15 +40,26 @@ describe('state log: queued lines', () => {
     log.close(false)
   })
 
-  it('writes the queued lines ahead of an appended one, and before a snapshot marks the log', () => {
+  /** A log with a line queued, then one appended. */
+  function queuedThenAppended() {
     const file = join(dir(), 'state.json.log')
     const log = openStateLog(file, { fsync: true, seq: 0, wholeBytes: 0 })
     log.queue('default', 'create', '{"id":1}')
     log.append('default', 'state', '{"pets":[]}')
+    return { file, log }
+  }
+
+  it('writes the queued lines ahead of an appended one', () => {
+    const { file, log } = queuedThenAppended()
     expect(lines(file).map((line) => [line.seq, 'create' in line])).toEqual([
       [1, true],
       [2, false],
     ])
+    log.close(false)
+  })
+
+  it('writes the queued lines before a snapshot marks the log', () => {
+    const { file, log } = queuedThenAppended()
     log.queue('default', 'create', '{"id":2}')
     expect(log.mark().seq).toBe(3)
     // The marked segment holds the queued line: the snapshot taken at the mark may drop it.
@@ -73,7 +84,7 @@ describe('state saver: the creates of a turn in one write', () => {
   }
 
   for (const fsync of [false, true]) {
-    it(`queues the creates and writes them all when flushed${fsync ? ', with --fsync' : ''}`, async () => {
+    it(`writes the creates it queued all at once when flushed${fsync ? ', with --fsync' : ''}`, async () => {
       const { saver, data, log } = await saverWithLog(fsync)
       for (const name of ['Rex', 'Fido', 'Tom']) data.repository.add(pet(name))
       expect(readFileSync(log, 'utf8')).toBe('')
@@ -105,7 +116,7 @@ describe('the snapshot written in steps', () => {
     return { ...stepped, pets: { ...stepped.pets, current: () => ++looks <= checks } }
   }
 
-  it('gives up when the pets change while it is written: the old file stays, and no temporary file is left', async () => {
+  it('gives up when the pets change while it is written, leaving the old file in place with no temporary file beside it', async () => {
     const folder = dir()
     const file = join(folder, 'state.json')
     writeFileSync(file, '{"the old":"file"}')
