@@ -15,14 +15,18 @@ describe('the panel shows JSON bodies indented, never re-parsed', () => {
 })
 
 describe('the event-stream reader of the server panel', () => {
-  it('splits whole events, keeps the unfinished rest, skips comments and joins data lines', () => {
-    const { frames, rest } = parseFrames(
-      'retry: 1000\n\n: ping\n\nid: 7\nevent: request\ndata: {"seq":7}\n\nevent: clock\r\ndata: a\r\ndata: b\r\n\r\nevent: quo',
-    )
+  const stream = 'retry: 1000\n\n: ping\n\nid: 7\nevent: request\ndata: {"seq":7}\n\nevent: clock\r\ndata: a\r\ndata: b\r\n\r\nevent: quo'
+
+  it('splits whole events, skipping comments, with their data lines joined', () => {
+    const { frames } = parseFrames(stream)
     expect(frames).toEqual([
       { event: 'request', data: '{"seq":7}', id: '7' },
       { event: 'clock', data: 'a\nb', id: undefined },
     ])
+  })
+
+  it('keeps the unfinished rest', () => {
+    const { rest } = parseFrames(stream)
     expect(rest).toBe('event: quo')
   })
 })

@@ -24,21 +24,42 @@ describe('createCollectionData', () => {
     expect(data.collection.count()).toBe(30)
   })
 
-  it('assigns ids after the highest and never reuses them', async () => {
+  /** Data loaded with one pet, id 7. */
+  async function loadedUpToSeven() {
     const data = createCollectionData()
     await data.load([{ id: 7n, name: 'A', categoryId: 1n }])
+    return data
+  }
+
+  it('assigns ids after the highest', async () => {
+    const data = await loadedUpToSeven()
     const first = data.repository.add({ name: 'B', categoryId: 1n })
     expect(first?.entry.pet.id).toBe(8n)
+  })
+
+  it('never reuses an id', async () => {
+    const data = await loadedUpToSeven()
+    const first = data.repository.add({ name: 'B', categoryId: 1n })
     await first?.written
     await data.collection.delete((q) => q.where({ id: 8n }))
     expect(data.repository.add({ name: 'C', categoryId: 1n })?.entry.pet.id).toBe(9n)
   })
 
-  it('indexes pets created, updated and deleted through the collection', async () => {
+  /** Five seeded pets and pet 100, pending, created through the collection. */
+  async function withSetUpPet() {
     const data = createCollectionData()
     await data.load(generatePets({ seed: 2, count: 5, categories: 3 }))
     await data.collection.create({ id: 100, name: 'Set-up', categoryId: 2, status: 'pending' })
+    return data
+  }
+
+  it('indexes a pet created through the collection', async () => {
+    const data = await withSetUpPet()
     expect(data.repository.get(100n)?.json).toBe('{"id":100,"name":"Set-up","categoryId":2,"status":"pending"}')
+  })
+
+  it('indexes a pet updated through the collection', async () => {
+    const data = await withSetUpPet()
     await data.collection.update((q) => q.where({ id: 100n }), {
       data(pet) {
         pet.status = 'sold'
@@ -47,6 +68,10 @@ describe('createCollectionData', () => {
     expect(data.repository.get(100n)?.pet.status).toBe('sold')
     expect(ids(data.repository.list('sold', 100))).toContain(100n)
     expect(ids(data.repository.list('pending', 100))).not.toContain(100n)
+  })
+
+  it('unindexes a pet deleted through the collection, never giving its id again', async () => {
+    const data = await withSetUpPet()
     data.collection.delete((q) => q.where({ id: 100n }))
     expect(data.repository.get(100n)).toBeUndefined()
     expect(data.repository.add({ name: 'Next', categoryId: 1n })?.entry.pet.id).toBe(101n)
@@ -87,18 +112,36 @@ describe('createCollectionData', () => {
 })
 
 describe('generatePets', () => {
-  it('gives the same pets for the same seed and different ones for another', () => {
+  it('gives the same pets for the same seed', () => {
     const a = generatePets({ seed: 1, count: 20, categories: 5 })
     expect(generatePets({ seed: 1, count: 20, categories: 5 })).toEqual(a)
+  })
+
+  it('gives different pets for another seed', () => {
+    const a = generatePets({ seed: 1, count: 20, categories: 5 })
     expect(generatePets({ seed: 2, count: 20, categories: 5 })).not.toEqual(a)
   })
 
-  it('uses ids 1..count, categories 1..N, the three statuses and some pets without status', () => {
-    const pets = generatePets({ seed: 1, count: 200, categories: 5 })
+  const twoHundred = () => generatePets({ seed: 1, count: 200, categories: 5 })
+
+  it('uses ids 1..count', () => {
+    const pets = twoHundred()
     expect(pets.map((pet) => pet.id)).toEqual(Array.from({ length: 200 }, (_, i) => BigInt(i + 1)))
+  })
+
+  it('uses categories 1..N', () => {
+    const pets = twoHundred()
     expect(pets.every((pet) => pet.categoryId >= 1n && pet.categoryId <= 5n)).toBe(true)
+  })
+
+  it('uses the three statuses, leaving some pets without one', () => {
+    const pets = twoHundred()
     const statuses = new Set(pets.map((pet) => pet.status))
     expect(statuses).toEqual(new Set(['available', 'pending', 'sold', undefined]))
+  })
+
+  it('gives every pet a name', () => {
+    const pets = twoHundred()
     expect(pets.every((pet) => pet.name.length > 0)).toBe(true)
   })
 })
