@@ -69,13 +69,23 @@ describe('ids of the pet index at the edge of exact numbers', () => {
     expect(index.get(9007199254740994n)).toBeUndefined()
   })
 
-  it('replaces and removes the pet with exactly that id', () => {
+  /** The edge ids stored, then 2^53 + 1 replaced. */
+  function withOneReplaced() {
     const index = createPetIndex()
     for (const id of edge) index.put(named(id))
     index.put({ ...named(9007199254740993n), name: 'Replaced' })
+    return index
+  }
+
+  it('replaces the pet with exactly that id', () => {
+    const index = withOneReplaced()
     expect(index.size).toBe(edge.length)
     expect(index.get(9007199254740993n)?.pet.name).toBe('Replaced')
     expect(index.get(9007199254740992n)?.pet.name).toBe('Pet 9007199254740992')
+  })
+
+  it('removes the pet with exactly that id', () => {
+    const index = withOneReplaced()
     index.remove(9007199254740992n)
     expect(index.get(9007199254740992n)).toBeUndefined()
     expect(index.get(9007199254740993n)?.pet.name).toBe('Replaced')
@@ -108,28 +118,42 @@ describe('rewrites of the pet index', () => {
 const allOf = (index: PetIndex) => Array.from({ length: index.size }, (_, position) => index.entryAt(position))
 
 describe('pets stored as their texts', () => {
-  it('reads back every record exactly, ids on both sides of 2^53 in one order, and finds each by id', () => {
+  /** Pets with ids on both sides of 2^53, stored out of order, and one with a status and non-ASCII name. */
+  function storedOnBothSides() {
     const index = createPetIndex()
     const ids = [9_223_372_036_854_775_807n, 1n, 9_007_199_254_740_993n, 9_007_199_254_740_991n, 2n ** 53n, 3n]
     for (const id of ids) index.put({ id, name: `Pet "${id}"`, categoryId: 9_223_372_036_854_775_806n })
     index.put({ id: 4n, name: 'Ünïcode ✓', categoryId: 1n, status: 'sold' })
     const sorted = [...ids, 4n].sort((a, b) => (a < b ? -1 : a > b ? 1 : 0))
+    return { index, ids, sorted }
+  }
+
+  it('keeps ids on both sides of 2^53 in one order', () => {
+    const { index, sorted } = storedOnBothSides()
     expect(allOf(index).map((entry) => entry.pet.id)).toEqual(sorted)
     expect(allOf(index).map((entry) => BigInt(entry.id))).toEqual(sorted)
     expect(index.maxId()).toBe(9_223_372_036_854_775_807n)
+  })
+
+  it('finds each record by id, read back exactly', () => {
+    const { index, ids } = storedOnBothSides()
     for (const id of ids) {
       expect(index.get(id)?.pet).toEqual({ id, name: `Pet "${id}"`, categoryId: 9_223_372_036_854_775_806n })
       expect(index.get(id)?.json).toBe(`{"id":${id},"name":"Pet \\"${id}\\"","categoryId":9223372036854775806}`)
     }
     expect(index.get(4n)?.pet).toEqual({ id: 4n, name: 'Ünïcode ✓', categoryId: 1n, status: 'sold' })
     expect(index.list('sold', 20).map((entry) => entry.pet.id)).toEqual([4n])
+  })
+
+  it('keeps the others in order when ids next to 2^53 are removed', () => {
+    const { index, sorted } = storedOnBothSides()
     index.remove(9_007_199_254_740_993n)
     index.remove(2n ** 53n)
     expect(index.get(9_007_199_254_740_993n)).toBeUndefined()
     expect(allOf(index).map((entry) => entry.pet.id)).toEqual(sorted.filter((id) => id !== 9_007_199_254_740_993n && id !== 2n ** 53n))
   })
 
-  it('reads back names with quotes, backslashes, escapes and commas, with and without a status', () => {
+  it('reads back names holding quotes, backslashes, escapes or commas, with a status or without', () => {
     const index = createPetIndex()
     const names = ['a"b', 'back\\slash\\', '\\"', 'tab\there\nnew', '\u0001\u001f', ',"categoryId":5', '}', '', 'ok']
     names.forEach((name, i) => {
@@ -144,7 +168,7 @@ describe('pets stored as their texts', () => {
     )
   })
 
-  it('packs texts across chunks, one larger than a chunk among them, and reads each back as written', () => {
+  it('reads back as written the texts it packs across chunks, one larger than a chunk among them', () => {
     const index = createPetIndex()
     const long = 'ü'.repeat(200_000)
     const nameOf = (i: number) => (i === 777 ? long : i % 3 === 0 ? `Rex ${i} 🐕` : i % 3 === 1 ? `lone \ud800 ${i}` : `x`.repeat(i % 50))
@@ -163,22 +187,38 @@ describe('pets stored as their texts', () => {
     )
   })
 
-  it('gives back the bytes of replaced and removed pets: memory stays bounded under churn', () => {
+  const churnName = (round: number, i: number) => `${round}:${i}:${'n'.repeat(1000)}`
+  /** 1,000 pets, each replaced 39 times by a name of about 1 KB. */
+  function churned() {
     const index = createPetIndex()
-    const name = (round: number, i: number) => `${round}:${i}:${'n'.repeat(1000)}`
     for (let round = 0; round < 40; round++)
-      for (let i = 1; i <= 1000; i++) index.put({ id: BigInt(i), name: name(round, i), categoryId: 1n })
+      for (let i = 1; i <= 1000; i++) index.put({ id: BigInt(i), name: churnName(round, i), categoryId: 1n })
+    return index
+  }
+
+  it('gives back the bytes of replaced pets: memory stays bounded under churn', () => {
+    const index = churned()
     // One round is about 1 MB of texts; 40 kept would be 40 MB.
     expect(index.textBytes).toBeLessThan(4 * 1024 * 1024)
     expect(index.size).toBe(1000)
-    expect(allOf(index).map((entry) => entry.pet.name)).toEqual(Array.from({ length: 1000 }, (_, i) => name(39, i + 1)))
+    expect(allOf(index).map((entry) => entry.pet.name)).toEqual(Array.from({ length: 1000 }, (_, i) => churnName(39, i + 1)))
+  })
+
+  it('lists the pets left after half of a churned index is removed', () => {
+    const index = churned()
     for (let i = 1; i <= 1000; i += 2) index.remove(BigInt(i))
     expect(index.list(undefined, 2).map((entry) => entry.pet.id)).toEqual([2n, 4n])
+  })
+
+  it('gives back every byte of a churned index on clear', () => {
+    const index = churned()
+    for (let i = 1; i <= 1000; i += 2) index.remove(BigInt(i))
     index.clear()
     expect(index.textBytes).toBe(0)
   })
 
-  it('holds a few KiB for a small world: tests make hundreds of them, and large buffers make V8 collect sooner', () => {
+  // Tests make hundreds of small worlds, and large buffers make V8 collect sooner.
+  it('holds a few KiB for a small world', () => {
     const index = createPetIndex()
     for (let i = 1; i <= 50; i++) index.putNew({ id: BigInt(i), name: `Pet number ${i}`, categoryId: 1n, status: 'available' })
     expect(index.textBytes).toBeLessThanOrEqual(8 * 1024)
