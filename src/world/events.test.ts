@@ -44,8 +44,8 @@ function countedRequest(key: string): { request: ApiRequest; listed: () => numbe
 }
 
 describe('world events: costs nothing without subscribers', () => {
-  it('attaches to the journal and the clock on the first subscriber and detaches after the last one leaves', () => {
-    const world = createWorld({ clock: NOON })
+  /** Spies on the journal's and the clock's listen calls; `stops` names each source a stop function detached. */
+  function spiedSources(world: World) {
     const stops: string[] = []
     const listen = world.journal.listen.bind(world.journal)
     const listenSpy = vi.spyOn(world.journal, 'listen').mockImplementation((listener) => {
@@ -64,21 +64,39 @@ describe('world events: costs nothing without subscribers', () => {
         stop()
       }
     })
+    return { stops, listenSpy, clockSpy }
+  }
 
+  it('attaches to its sources (the journal, the clock) once, on the first subscriber', () => {
+    const world = createWorld({ clock: NOON })
+    const { listenSpy, clockSpy } = spiedSources(world)
     expect(world.events.subscribers).toBe(0)
-    const first = world.events.subscribe(() => undefined)
-    const second = world.events.subscribe(() => undefined)
+    world.events.subscribe(() => undefined)
+    world.events.subscribe(() => undefined)
     expect(world.events.subscribers).toBe(2)
     expect(listenSpy).toHaveBeenCalledTimes(1)
     expect(clockSpy).toHaveBeenCalledTimes(1)
+  })
 
+  it('detaches from its sources after the last subscriber leaves', () => {
+    const world = createWorld({ clock: NOON })
+    const { stops } = spiedSources(world)
+    const first = world.events.subscribe(() => undefined)
+    const second = world.events.subscribe(() => undefined)
     first()
     expect(stops).toEqual([])
     second()
     expect(world.events.subscribers).toBe(0)
     expect(stops.sort()).toEqual(['clock', 'journal'])
+  })
 
-    // A new subscriber attaches again.
+  it('attaches again for a new subscriber after the last one left', () => {
+    const world = createWorld({ clock: NOON })
+    const { listenSpy } = spiedSources(world)
+    const first = world.events.subscribe(() => undefined)
+    const second = world.events.subscribe(() => undefined)
+    first()
+    second()
     const third = world.events.subscribe(() => undefined)
     expect(listenSpy).toHaveBeenCalledTimes(2)
     third()
@@ -118,7 +136,7 @@ describe('world events: costs nothing without subscribers', () => {
 })
 
 describe('world events: requests', () => {
-  it('sends each answered request as its summary, without headers or bodies, and never the key', async () => {
+  it('sends each answered request as its summary, with no headers, bodies or key', async () => {
     const world = createWorld({ clock: NOON })
     const { of } = record(world)
     await world.fetch('/v1/pets?x=1', {
@@ -157,7 +175,7 @@ describe('world events: requests', () => {
     expect(request?.data.durationMs).toBeGreaterThanOrEqual(0)
   })
 
-  it('numbers the request events as the journal numbers its entries, 401s and 404s included', async () => {
+  it('numbers the request events as the journal numbers its entries, answers 401 or 404 included', async () => {
     const world = createWorld({ clock: NOON })
     const { of } = record(world)
     await get(world, '/v1/pets/1')
@@ -173,7 +191,7 @@ describe('world events: requests', () => {
 })
 
 describe('world events: the clock', () => {
-  it('sends the clock after advance, set and useRealTime', () => {
+  it('sends the clock after each advance, set or useRealTime', () => {
     const world = createWorld({ clock: NOON })
     const { of } = record(world)
     world.clock.advance(90_000)
@@ -220,7 +238,7 @@ describe('world events: scenario, reset and state', () => {
     expect(events).toEqual([])
   })
 
-  it('sends reset with the current scenario, then the clock and the quota', async () => {
+  it('sends reset with the current scenario, followed by the clock, then the quota', async () => {
     const world = createWorld({ clock: NOON, scenario: 'empty-store' })
     await get(world, '/v1/pets')
     const { events } = record(world)
@@ -340,7 +358,8 @@ describe('world events: quota', () => {
 })
 
 describe('world events: failing listeners', () => {
-  it('keeps the world and the other listeners going when a listener throws', async () => {
+  /** A world with a throwing listener and a recording one, after a request, a clock move and a scenario switch. */
+  async function withThrowingListener() {
     const world = createWorld({ clock: NOON })
     const logged = vi.spyOn(console, 'error').mockImplementation(() => undefined)
     world.events.subscribe(() => {
@@ -348,14 +367,24 @@ describe('world events: failing listeners', () => {
     })
     const { of } = record(world)
     const response = await get(world, '/v1/pets?limit=1')
-    expect(response.status).toBe(200)
-    expect(((await response.json()) as unknown[]).length).toBe(1)
+    const listed = (await response.json()) as unknown[]
     world.clock.advance(1_000)
     await world.useScenario('empty-store')
+    return { world, logged, of, response, listed }
+  }
+
+  it('keeps the world going when a listener throws, logging the error', async () => {
+    const { world, logged, response, listed } = await withThrowingListener()
+    expect(response.status).toBe(200)
+    expect(listed.length).toBe(1)
+    expect(world.journal.all()).toHaveLength(0) // the switch started the scenario from scratch
+    expect(logged).toHaveBeenCalledWith(expect.stringContaining('[petstore-mock]'), expect.any(Error))
+  })
+
+  it('keeps the other listeners going when a listener throws', async () => {
+    const { of } = await withThrowingListener()
     expect(of('request')).toHaveLength(1)
     expect(of('clock').length).toBeGreaterThanOrEqual(1)
     expect(of('scenario')).toEqual([{ type: 'scenario', data: { scenario: 'empty-store' } }])
-    expect(world.journal.all()).toHaveLength(0) // the switch started the scenario from scratch
-    expect(logged).toHaveBeenCalledWith(expect.stringContaining('[petstore-mock]'), expect.any(Error))
   })
 })
