@@ -253,7 +253,7 @@ function dayUsed(dayCount: number) {
 }
 
 describe('intText', () => {
-  it('writes every whole number as String does, past 2^31 and up to 2^53', () => {
+  it('writes every whole number as String does, past 2^31, up to 2^53', () => {
     const values = [0, 7, 999_999_999, 1e9, 1e9 + 1, 2 ** 31, 999_999_999_999, 1e12, 1e15 - 1, 9_007_199_000_000_000 - 1]
     values.push(Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER - 1, -5, -(2 ** 40), 2 ** 53, 1e21, 1.5e9 + 0.5)
     values.push(5_000_001_000, 7_000_000_001, 123_456_789_012, 1_000_100_000, 999_999_999_999, 4_020_003_004)
