@@ -54,7 +54,7 @@ describe("the flags node is started with for the standalone server's collector (
     expect(startChoice(facts({ cpus: 1, env: { [RESTARTED_ENV]: `${SEMI} ${SINGLE}` } }))).toEqual({ kind: 'replaced', lines: [] })
   })
 
-  it("replaces the process with node, the user's own options, the flags and the same arguments and environment", () => {
+  it("replaces the process with node given the user's own options, then the flags, with the same arguments in the same environment", () => {
     const calls: [string, string[], Record<string, string | undefined>][] = []
     const lines = chooseStartFlags(
       facts({ cpus: 1, nodeOptions: ['--enable-source-maps'], env: { PETSTORE_SEED: '7' } }),
