@@ -149,7 +149,7 @@ describe('a client generated from the OpenAPI document', () => {
     expect(errors.map((d) => d.code)).toEqual([code])
   })
 
-  it('answers list, create, get, 401, 404 and 429 with the bodies the types promise', async () => {
+  it('answers each step of the client (list, create, get, 401, 404, 429) with the body its types promise', async () => {
     const { run } = (await import(/* @vite-ignore */ pathToFileURL(join(dir, 'client.ts')).href)) as {
       run: () => Promise<{ step: string; status: number; body: unknown }[]>
     }
@@ -173,7 +173,7 @@ describe('a client generated from the OpenAPI document', () => {
 })
 
 describe('the OpenAPI document', () => {
-  it('lists every status each operation answers, and default only for answers of no operation', () => {
+  it('lists every status each operation answers, with default standing only for answers of no operation', () => {
     const paths = openApiDocument().paths as Record<string, Record<string, { operationId: string; responses: object }>>
     const statuses = Object.fromEntries(
       Object.values(paths).flatMap((item) => Object.values(item).map((op) => [op.operationId, Object.keys(op.responses)])),
