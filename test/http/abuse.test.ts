@@ -49,15 +49,27 @@ function rawExchange(url: string, text: string | Buffer, ms = 3_000, pauseAfter?
 const state = async (url: string) => (await fetch(`${url}/__mock/state`)).text()
 
 describe('the admin API and other sites', () => {
-  it('refuses a request from another site (Origin) with 403 admin_forbidden and changes nothing', async () => {
+  /** Reads the state, then asks for a reset, both from another site. */
+  const fromAnotherSite = async (url: string) => {
+    const read = await fetch(`${url}/__mock/state`, { headers: { origin: 'https://evil.example' } })
+    const readBody: unknown = await read.json()
+    const reset = await fetch(`${url}/__mock/reset`, { method: 'POST', headers: { origin: 'https://evil.example' } })
+    return { read, readBody, reset }
+  }
+
+  it('refuses a request from another site (Origin) with 403 admin_forbidden', async () => {
+    const { url } = await startServer()
+    const { read, readBody, reset } = await fromAnotherSite(url)
+    expect(read.status).toBe(403)
+    expect(readBody).toEqual({ code: 'admin_forbidden', message: expect.stringContaining('evil.example'), status: 403 })
+    expect(reset.status).toBe(403)
+  })
+
+  it('changes nothing for a request from another site', async () => {
     const { url } = await startServer()
     await postPet(url, { name: 'Kept', categoryId: 1 })
     const before = await state(url)
-    const read = await fetch(`${url}/__mock/state`, { headers: { origin: 'https://evil.example' } })
-    expect(read.status).toBe(403)
-    expect(await read.json()).toEqual({ code: 'admin_forbidden', message: expect.stringContaining('evil.example'), status: 403 })
-    const reset = await fetch(`${url}/__mock/reset`, { method: 'POST', headers: { origin: 'https://evil.example' } })
-    expect(reset.status).toBe(403)
+    await fromAnotherSite(url)
     expect(await state(url)).toBe(before)
   })
 
@@ -71,7 +83,7 @@ describe('the admin API and other sites', () => {
     expect(reset.status).toBe(403)
   })
 
-  it('serves requests without Origin (curl, SDKs), from the server itself, and addressed to localhost', async () => {
+  it('serves requests without Origin (curl, SDKs), from the server itself or addressed to localhost', async () => {
     const { url } = await startServer()
     const port = new URL(url).port
     expect((await fetch(`${url}/__mock/state`)).status).toBe(200)
@@ -88,17 +100,23 @@ describe('the admin API and other sites', () => {
     expect(wrong.headers.get('www-authenticate')).toBe('Bearer')
   })
 
-  it('serves health and the OpenAPI document to anyone, even from another site', async () => {
+  it('serves its public paths (health, the OpenAPI document) to anyone, even from another site', async () => {
     const { url } = await startServer({ adminToken: 's3cret' })
     for (const path of ['/__mock/health', '/__mock/openapi.json']) {
       expect((await fetch(`${url}${path}`, { headers: { origin: 'https://evil.example' } })).status, path).toBe(200)
     }
   })
 
-  it('keeps health and the OpenAPI document public on every interface, the rest off without a token', () => {
-    const open = { token: false as const, host: '0.0.0.0' }
+  const onEveryInterface = { token: false as const, host: '0.0.0.0' }
+
+  it('keeps its public paths (health, the OpenAPI document) public on every interface', () => {
+    const open = onEveryInterface
     expect(adminAccess('GET', '/__mock/health', { host: '10.0.0.5:4010' }, open)).toEqual({ ok: true })
     expect(adminAccess('GET', '/__mock/openapi.json', { host: '10.0.0.5:4010' }, open)).toEqual({ ok: true })
+  })
+
+  it('keeps the rest off on every interface without a token', () => {
+    const open = onEveryInterface
     expect(adminAccess('GET', '/__mock/state', { host: '10.0.0.5:4010' }, open)).toMatchObject({ ok: false, code: 'admin_disabled' })
     expect(adminAccess('POST', '/__mock/health', { host: '10.0.0.5:4010' }, open)).toMatchObject({ ok: false })
   })
@@ -109,7 +127,8 @@ describe('state imports that would break the server', () => {
     fetch(`${url}/__mock/state`, { method: 'PUT', body: typeof body === 'string' ? body : JSON.stringify(body) })
   const base = { version: 1, pets: [{ id: 1, name: 'A', categoryId: 1 }], nextId: 2, rateLimits: {}, clock: { frozenAt: null, offset: 0 } }
 
-  it.each([
+  /** State imports that would break the server, each with the field its refusal names. */
+  const breaking: [string, unknown, string][] = [
     [
       'a nextId past int64',
       `{"version":1,"pets":[],"nextId":9223372036854775809,"rateLimits":{},"clock":{"frozenAt":null,"offset":0}}`,
@@ -130,14 +149,21 @@ describe('state imports that would break the server', () => {
       'rateLimits.test-free.bannedUntil',
     ],
     ['an unknown scenario', { ...base, scenario: 'no-such-scenario' }, 'scenario'],
-  ])('refuses %s with 400 naming the field, and changes nothing', async (_what, body, field) => {
+  ]
+
+  it.each(breaking)('refuses %s with 400 naming the field', async (_what, body, field) => {
     const { url } = await startServer()
-    const before = await state(url)
     const response = await put(url, body)
     expect(response.status).toBe(400)
     const error = (await response.json()) as { code: string; message: string }
     expect(error.code).toBe('invalid_admin_request')
     expect(error.message).toContain(field)
+  })
+
+  it.each(breaking)('changes nothing when it refuses %s', async (_what, body) => {
+    const { url } = await startServer()
+    const before = await state(url)
+    await put(url, body)
     expect(await state(url)).toBe(before)
     expect((await fetch(`${url}/v1/pets`, { headers: auth('test-free') })).status).toBe(200)
   })
@@ -158,7 +184,7 @@ describe('state imports that would break the server', () => {
 })
 
 describe('HTTP hygiene', () => {
-  it('answers a request that does not arrive in time with 408 and an Error body', async () => {
+  it('answers a request that does not arrive in time with 408, its Error body naming request_timeout', async () => {
     const { url } = await startServer({ requestTimeoutMs: 300 })
     const text = 'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"name":'
     const received = await rawExchange(url, text, 3_000)
@@ -198,17 +224,27 @@ describe('HTTP hygiene', () => {
     expect(received).toContain('"name":"Piped"')
   })
 
-  it('answers a body that is not UTF-8 with 400 invalid_body and stores nothing', async () => {
-    const { url } = await startServer()
-    const before = await state(url)
+  /** Creates a pet whose body is not UTF-8. */
+  const postNotUtf8 = (url: string) => {
     const body = Buffer.concat([Buffer.from('{"name":"'), Buffer.from([0xc3, 0x28, 0xff]), Buffer.from('","categoryId":1}')])
-    const response = await fetch(`${url}/v1/pets`, {
+    return fetch(`${url}/v1/pets`, {
       method: 'POST',
       headers: auth('test-pro', { 'content-type': 'application/json' }),
       body,
     })
+  }
+
+  it('answers a body that is not UTF-8 with 400 invalid_body', async () => {
+    const { url } = await startServer()
+    const response = await postNotUtf8(url)
     expect(response.status).toBe(400)
     expect(await response.json()).toMatchObject({ code: 'invalid_body', status: 400 })
+  })
+
+  it('stores nothing from a body that is not UTF-8', async () => {
+    const { url } = await startServer()
+    const before = await state(url)
+    await postNotUtf8(url)
     const after = JSON.parse(await state(url)) as { pets: unknown[]; nextId: number }
     const was = JSON.parse(before) as { pets: unknown[]; nextId: number }
     expect([after.pets.length, after.nextId]).toEqual([was.pets.length, was.nextId])
