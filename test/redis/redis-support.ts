@@ -10,7 +10,7 @@
  */
 import { type ChildProcess, spawn } from 'node:child_process'
 import { createServer, Socket } from 'node:net'
-import { type Cli, sleep, startCli } from '../http/support.js'
+import { type Cli, PROCESS_CEILING_MS, sleep, startCli } from '../http/support.js'
 
 export interface PrivateRedis {
   readonly port: number
@@ -60,8 +60,8 @@ export function ping(port: number, timeoutMs = 500): Promise<boolean> {
   })
 }
 
-/** Waits until Redis on `port` answers PING, for at most `timeoutMs`. */
-export async function waitForPong(port: number, timeoutMs = 5_000): Promise<void> {
+/** Waits until Redis on `port` answers PING, for at most `timeoutMs` (a ceiling for a busy machine). */
+export async function waitForPong(port: number, timeoutMs = PROCESS_CEILING_MS): Promise<void> {
   const deadline = Date.now() + timeoutMs
   while (!(await ping(port))) {
     if (Date.now() > deadline) throw new Error(`redis-server on 127.0.0.1:${port} did not answer PING within ${timeoutMs} ms.`)
@@ -69,11 +69,14 @@ export async function waitForPong(port: number, timeoutMs = 5_000): Promise<void
   }
 }
 
-/** SIGKILLs one process by its PID and waits (at most 5 s) for it to be gone. */
+/** SIGKILLs one process by its PID and waits (at most `PROCESS_CEILING_MS`) for it to be gone. */
 export function killByPid(child: ChildProcess): Promise<void> {
   return new Promise((done, fail) => {
     if (child.exitCode !== null || child.signalCode !== null || child.pid === undefined) return done()
-    const timer = setTimeout(() => fail(new Error(`Process ${child.pid} did not exit within 5 s of SIGKILL.`)), 5_000)
+    const timer = setTimeout(
+      () => fail(new Error(`Process ${child.pid} did not exit within ${PROCESS_CEILING_MS / 1000} s of SIGKILL.`)),
+      PROCESS_CEILING_MS,
+    )
     child.once('exit', () => {
       clearTimeout(timer)
       done()
@@ -113,7 +116,7 @@ function spawnRedis(port: number, log: { text: string }): ChildProcess {
 }
 
 /**
- * Starts a private redis-server on a free loopback port (or `port`) and waits (at most 5 s) for its PONG.
+ * Starts a private redis-server on a free loopback port (or `port`) and waits (at most `PROCESS_CEILING_MS`) for its PONG.
  * `stopRedises` (afterAll) kills it.
  */
 export async function startRedis(port?: number): Promise<PrivateRedis> {
