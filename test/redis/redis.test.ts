@@ -7,7 +7,7 @@
 import { mkdtemp, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auth, type Cli, ensureBuilt, eventually, killClis, runCli, sleep } from '../http/support.js'
 import { freePort, killReplica, type PrivateRedis, startRedis, startReplica, startReplicas, stopRedises } from './redis-support.js'
 
@@ -23,7 +23,7 @@ beforeAll(async () => {
   A = (a as Cli).url
   B = (b as Cli).url
   dir = await mkdtemp(join(tmpdir(), 'petstore-redis-'))
-}, 90_000)
+})
 
 afterAll(async () => {
   await killClis()
@@ -83,14 +83,14 @@ async function setClock(url: string, session: string, change: object): Promise<C
   return answer.body as ClockView
 }
 
-/** Waits (at most `timeout` ms) until `url` shows the clock of `session` at `iso`, frozen. */
-async function clockFollows(url: string, session: string, iso: string, timeout = 1_000): Promise<void> {
+/** Waits until `url` shows the clock of `session` at `iso`, frozen (`eventually`'s ceiling: pub/sub takes milliseconds). */
+async function clockFollows(url: string, session: string, iso: string): Promise<void> {
   let last: ClockView | undefined
   await eventually(async () => {
     last = await clockOf(url, session)
     return last.now === iso && last.frozen ? true : undefined
-  }, timeout).catch(() => {
-    throw new Error(`${url} did not show the clock of session ${session} at ${iso} within ${timeout} ms; it shows ${JSON.stringify(last)}`)
+  }).catch((error: unknown) => {
+    throw new Error(`${url} did not show the clock of session ${session} at ${iso}; it shows ${JSON.stringify(last)} (${String(error)})`)
   })
 }
 
@@ -215,19 +215,22 @@ describe('clock, scenario and reset followed by every replica', () => {
   it('returns both replicas to real time when one is told { real: true }', async () => {
     await setClock(A, 'real-time', { set: FROZEN })
     await clockFollows(B, 'real-time', FROZEN_ISO)
+    const before = Date.now()
     await setClock(B, 'real-time', { real: true })
+    // Real time on A: running, and read between the moment the test told B and the moment A's answer came.
     await eventually(async () => {
       const clock = await clockOf(A, 'real-time')
-      return !clock.frozen && Math.abs(Date.parse(clock.now) - Date.now()) < 5_000 ? true : undefined
-    }, 1_000)
+      const now = Date.parse(clock.now)
+      return !clock.frozen && now >= before && now <= Date.now() ? true : undefined
+    })
   })
 
-  it('applies a scenario switched on A to the API of B within 2 s', async () => {
+  it('applies a scenario switched on A to the API of B', async () => {
     expect((await send(B, '/v1/pets', { session: 'scenario', key: 'test-free' })).status).toBe(200)
     const switched = await send(A, '/__mock/scenario', { session: 'scenario', key: null, method: 'PUT', body: { name: 'rate-limited' } })
     expect(switched.status, switched.text).toBe(200)
     // The scenario starts its clock at 12:00:30, frozen, with every key's minute used up.
-    await clockFollows(B, 'scenario', '2026-06-01T12:00:30.000Z', 2_000)
+    await clockFollows(B, 'scenario', '2026-06-01T12:00:30.000Z')
     const listing = (await send(B, '/__mock/scenarios', { session: 'scenario', key: null })).body as { name: string; current: boolean }[]
     expect(listing.find((scenario) => scenario.current)?.name).toBe('rate-limited')
     const limited = await send(B, '/v1/pets', { session: 'scenario', key: 'test-free' })
@@ -341,11 +344,9 @@ async function openEvents(url: string, session: string) {
   return {
     events,
     requests,
-    async waitFor(predicate: (request: { path: string; query: string; status: number }) => boolean, timeout = 2_000) {
-      return eventually(async () => requests().find(predicate), timeout).catch(() => {
-        throw new Error(
-          `No matching request event within ${timeout} ms. Received: ${events.map((e) => `${e.event} ${e.data}`).join(' | ')}`,
-        )
+    async waitFor(predicate: (request: { path: string; query: string; status: number }) => boolean) {
+      return eventually(async () => requests().find(predicate)).catch((error: unknown) => {
+        throw new Error(`No matching request event (${String(error)}). Received: ${events.map((e) => `${e.event} ${e.data}`).join(' | ')}`)
       })
     },
     close: () => controller.abort(),
@@ -356,7 +357,7 @@ describe('the event stream across replicas', () => {
   it('shows on A the requests sent to B, once each, and A’s own requests once', async () => {
     const stream = await openEvents(A, 'events')
     try {
-      await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined), 2_000)
+      await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined))
       expect((await send(B, '/v1/pets?limit=3', { session: 'events' })).status).toBe(200)
       expect((await send(B, '/v1/pets/999', { session: 'events' })).status).toBe(404)
       expect((await send(A, '/v1/pets?limit=4', { session: 'events' })).status).toBe(200)
@@ -378,12 +379,12 @@ describe('the event stream across replicas', () => {
   it("numbers A's own request events and sends B's without an id", async () => {
     const stream = await openEvents(A, 'event-ids')
     try {
-      await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined), 2_000)
+      await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined))
       for (let i = 1; i <= 3; i++) {
         await send(A, `/v1/pets?limit=${i}`, { session: 'event-ids' })
         await send(B, `/v1/pets?limit=${10 + i}`, { session: 'event-ids' })
       }
-      await eventually(async () => (stream.requests().length >= 6 ? true : undefined), 2_000)
+      await eventually(async () => (stream.requests().length >= 6 ? true : undefined))
       const requests = stream.events.filter((event) => event.event === 'request')
       expect(requests.filter((event) => event.id !== undefined).map((event) => JSON.parse(event.data).query)).toEqual([
         'limit=1',
@@ -405,7 +406,7 @@ describe('the event stream across replicas', () => {
     const [one, two] = await Promise.all([startReplica(`${redis.url}/1`), startReplica(`${redis.url}/2`)])
     const stream = await openEvents((one as Cli).url, 'apart')
     try {
-      await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined), 2_000)
+      await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined))
       const created = await createPet((two as Cli).url, 'apart')
       expect(created.status).toBe(201)
       expect((await send((one as Cli).url, '/v1/pets/51', { session: 'apart' })).status).toBe(404)
@@ -475,7 +476,7 @@ describe('Redis lost while running', () => {
     const down = await eventually(async () => {
       const answer = await send(url, '/v1/pets', { session: 'lost' })
       return answer.status === 503 ? answer : undefined
-    }, 3_000)
+    })
     expect(Object.keys(down.body as object).sort()).toEqual(['code', 'message', 'status'])
     expect(down.body).toMatchObject({ code: 'store_unavailable', status: 503 })
     expect((down.body as { message: string }).message).toMatch(/\S/)
@@ -519,16 +520,17 @@ describe('Redis lost while running', () => {
     alive()
   })
 
-  it('answers again within 5 s of Redis coming back, and reports "ok"', async () => {
+  it('answers again once Redis is back, and reports "ok"', async () => {
     await own.restart()
+    // The replica reconnects by itself (its retries are at most 2 s apart): nothing here tells it to.
     await eventually(async () => {
       const answer = await send(url, '/v1/pets?limit=100', { session: 'lost' })
       return answer.status === 200 ? true : undefined
-    }, 5_000)
+    })
     await eventually(async () => {
       const health = (await fetch(`${url}/__mock/health`).then((response) => response.json())) as { status: string }
       return health.status === 'ok' ? true : undefined
-    }, 5_000)
+    })
     alive()
     expect(replica.stderr()).not.toMatch(/Request failed/)
   })
@@ -558,11 +560,10 @@ describe('Redis lost while running', () => {
 })
 
 describe('starting with --redis', () => {
-  it('exits 2 within 7 s naming the URL and the fix when Redis is unreachable', async () => {
+  it('exits 2 naming the URL and the fix when Redis is unreachable', async () => {
     const port = await freePort()
-    const started = Date.now()
+    // It gives up by itself, rather than retrying until runCli's ceiling kills it.
     const result = await runCli(['--port', '0', '--redis', `redis://127.0.0.1:${port}`])
-    expect(Date.now() - started).toBeLessThan(7_000)
     expect(result.code, result.stderr).toBe(2)
     expect(result.stderr).toContain(`redis://127.0.0.1:${port}`)
     expect(result.stderr).toMatch(/redis-server|--redis|PETSTORE_REDIS_URL/)
