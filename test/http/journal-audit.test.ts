@@ -22,8 +22,9 @@ afterAll(() => server.close())
 const call = (path: string, headers: Record<string, string>, init: RequestInit = {}) =>
   fetch(`${url}${path}`, { ...init, headers: { ...headers, ...(init.headers as object) } })
 
-it('lists the journal with filters, newest last, per session, and clears it', async () => {
-  const s = session('journal')
+/** A list, a missing pet and a create with an int64 category, in the session `name`; returns its headers. */
+async function threeCalls(name: string): Promise<Record<string, string>> {
+  const s = session(name)
   await call('/v1/pets', { ...s, authorization: 'Bearer test-pro' })
   await call('/v1/pets/999', { ...s, authorization: 'Bearer test-pro' })
   await call(
@@ -31,6 +32,11 @@ it('lists the journal with filters, newest last, per session, and clears it', as
     { ...s, authorization: 'Bearer test-pro', 'content-type': 'application/json' },
     { method: 'POST', body: '{"name":"Big","categoryId":9223372036854775807}' },
   )
+  return s
+}
+
+it('lists the journal newest last, without the key', async () => {
+  const s = await threeCalls('journal-list')
   const all = (await (await call('/__mock/requests', s)).json()) as { path: string; status: number; key: string }[]
   expect(all.map((entry) => [entry.path, entry.status])).toEqual([
     ['/v1/pets', 200],
@@ -38,10 +44,22 @@ it('lists the journal with filters, newest last, per session, and clears it', as
     ['/v1/pets', 201],
   ])
   expect(JSON.stringify(all)).not.toContain('test-pro')
+})
+
+it('lists the journal with filters', async () => {
+  const s = await threeCalls('journal-filters')
   const created = await (await call('/__mock/requests?method=POST&status=201', s)).text()
   expect(created).toContain('"categoryId":9223372036854775807')
   expect(await (await call('/__mock/requests?status=404', s)).json()).toHaveLength(1)
+})
+
+it('lists the journal per session', async () => {
+  await threeCalls('journal-sessions')
   expect(await (await call('/__mock/requests', session('other'))).json()).toEqual([])
+})
+
+it('clears the journal of a session on DELETE', async () => {
+  const s = await threeCalls('journal-clear')
   expect((await call('/__mock/requests', s, { method: 'DELETE' })).status).toBe(204)
   expect(await (await call('/__mock/requests', s)).json()).toEqual([])
 })
