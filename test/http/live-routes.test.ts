@@ -2,7 +2,7 @@
  * The admin routes the control panel reads (issue #16), on the built CLI over loopback: the live
  * sessions, the keys' quota and bans, one whole journal entry, the journal as HAR, and the panel page.
  */
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auth, ensureBuilt, killClis, startCli } from './support.js'
 
 beforeAll(ensureBuilt, 90_000)
@@ -94,7 +94,7 @@ describe('GET /__mock/sessions', () => {
 })
 
 describe('GET /__mock/keys', () => {
-  it("shows the four default keys with the spec's plan limits and their whole quota", async () => {
+  it("shows the four default keys, each with the spec's plan limits, its quota whole", async () => {
     await freeze('keys-fresh')
     const keys = await keysOf('keys-fresh')
     expect(keys).toEqual([
@@ -129,20 +129,30 @@ describe('GET /__mock/keys', () => {
     ])
   })
 
-  it('shows minuteRemaining and dayRemaining dropping for the key used, and only for it', async () => {
-    await freeze('keys-used')
-    for (let i = 0; i < 3; i++) expect((await call('/v1/pets?limit=1', 'keys-used', 'test-pro')).status).toBe(200)
+  /** Four counted requests of test-pro in `session` (three lists and a 404), and one with no valid key. */
+  async function usePro(session: string): Promise<void> {
+    await freeze(session)
+    for (let i = 0; i < 3; i++) expect((await call('/v1/pets?limit=1', session, 'test-pro')).status).toBe(200)
     // A 404 counts too (spec decision 24); a 401 does not.
-    expect((await call('/v1/pets/999999', 'keys-used', 'test-pro')).status).toBe(404)
-    expect((await call('/v1/pets', 'keys-used', 'not-a-key')).status).toBe(401)
+    expect((await call('/v1/pets/999999', session, 'test-pro')).status).toBe(404)
+    expect((await call('/v1/pets', session, 'not-a-key')).status).toBe(401)
+  }
+
+  it('shows minuteRemaining and dayRemaining dropping for the key used', async () => {
+    await usePro('keys-used')
     const keys = await keysOf('keys-used')
     expect(keys.find((key) => key.key === 'test-pro')).toMatchObject({ minuteRemaining: 296, dayRemaining: 9996, bannedUntil: null })
+  })
+
+  it('shows the quota of the other keys, and of the key in another session, whole', async () => {
+    await usePro('keys-used-only')
+    const keys = await keysOf('keys-used-only')
     expect(keys.find((key) => key.key === 'test-free')).toMatchObject({ minuteRemaining: 60, dayRemaining: 1000 })
     // Another session's counters are its own.
     expect((await keysOf('keys-other')).find((key) => key.key === 'test-pro')?.dayRemaining).toBe(10000)
   })
 
-  it('shows the quota back in full when the minute rolls over, and the day still counted', async () => {
+  it('shows the minute quota back in full when the minute rolls over, the day still counted', async () => {
     await freeze('keys-roll')
     for (let i = 0; i < 2; i++) expect((await call('/v1/pets?limit=1', 'keys-roll', 'test-free')).status).toBe(200)
     await freeze('keys-roll', '2026-06-01T12:01:00Z')
@@ -190,7 +200,7 @@ describe('GET /__mock/keys', () => {
 })
 
 describe('GET /__mock/requests/:seq', () => {
-  it('answers a whole entry: redacted Authorization, request and response headers, and the response body', async () => {
+  it('answers a whole entry: the headers both ways, Authorization redacted, with the response body', async () => {
     await freeze('entry-1')
     const body = '{"name":"Rex","categoryId":9007199254740993}'
     const created = await call('/v1/pets?trace=1', 'entry-1', 'test-free', {
@@ -248,7 +258,7 @@ describe('GET /__mock/requests/:seq', () => {
     expect([two.path, three.path]).toEqual(['/v1/pets/7', '/v1/pets/8'])
   })
 
-  it('answers an entry the journal does not hold with 404 and an Error body', async () => {
+  it('answers an entry the journal does not hold with a 404 Error body', async () => {
     expect((await call('/v1/pets/1', 'entry-4', 'test-pro')).status).toBe(200)
     const body = await expectError(await fetch(`${url}/__mock/requests/2`, { headers: withSession('entry-4') }), 404)
     expect(body.message).toContain('2')
@@ -263,7 +273,7 @@ describe('GET /__mock/requests/:seq', () => {
     await expectError(await fetch(`${url}/__mock/requests/1`, { headers: withSession('entry-5') }), 404)
   })
 
-  it('answers a number that is not a whole number with 400 and an Error body', async () => {
+  it('answers a number that is not a whole number with a 400 Error body', async () => {
     for (const bad of ['abc', '-1', '1.5', '1e3', '12345678901234567890']) {
       const body = await expectError(await fetch(`${url}/__mock/requests/${bad}`), 400)
       expect(body.code, bad).toBe('invalid_admin_request')
@@ -313,17 +323,26 @@ describe('GET /__mock/requests.har', () => {
     expect(text).not.toContain('Bearer test-pro')
   })
 
-  it("names the download after the session and holds only that session's requests", async () => {
-    expect((await call('/v1/pets/3', 'har-2', 'test-pro')).status).toBe(200)
-    const response = await fetch(`${url}/__mock/requests.har?session=har-2`)
+  /** The HAR of `session`, after one request in it. */
+  async function harAfterOne(session: string): Promise<Response> {
+    expect((await call('/v1/pets/3', session, 'test-pro')).status).toBe(200)
+    return fetch(`${url}/__mock/requests.har?session=${session}`)
+  }
+
+  it('names the download after the session', async () => {
+    const response = await harAfterOne('har-2')
     expect(response.headers.get('content-disposition')).toBe('attachment; filename="petstore-mock-har-2.har"')
+  })
+
+  it("holds only that session's requests", async () => {
+    const response = await harAfterOne('har-3')
     const har = (await response.json()) as { log: { entries: Array<{ request: { url: string } }> } }
     expect(har.log.entries.map((entry) => entry.request.url)).toEqual([`${url}/v1/pets/3`])
   })
 })
 
 describe('GET /__mock/ui', () => {
-  it('answers text/html with a CSP that forbids framing, and the page loads /__mock/ui/ui-main.js', async () => {
+  it('answers an HTML page that loads /__mock/ui/ui-main.js, under a CSP that forbids framing', async () => {
     const response = await fetch(`${url}/__mock/ui`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
@@ -338,7 +357,7 @@ describe('GET /__mock/ui', () => {
     expect(page).toMatch(/<script[^>]+src="\/__mock\/ui\/ui-main\.js"/)
   })
 
-  it('refuses a file name outside the panel with 404 and an Error body', async () => {
+  it('refuses a file name outside the panel with a 404 Error body', async () => {
     await expectError(await fetch(`${url}/__mock/ui/in-page.js`), 404)
     await expectError(await fetch(`${url}/__mock/ui/..%2Fcli.js`), 404)
   })
