@@ -4,6 +4,7 @@
  * Slow (an install), so it is its own vitest project: `npx vitest run --project package`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
+import { readFileSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
 import { tmpdir } from 'node:os'
@@ -42,6 +43,12 @@ let project: string
 let packed: PackedFile[]
 let pkg: { version: string; devDependencies: Record<string, string> }
 const children = new Set<ChildProcess>()
+
+/** The major version of the msw installed in the temporary project. */
+function mswMajor(): number {
+  const { version } = JSON.parse(readFileSync(join(project, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string }
+  return Number(version.split('.')[0])
+}
 
 /** Runs a command in the temporary project; rejects with its output when it fails. */
 async function sh(command: string, args: string[], cwd = project): Promise<{ stdout: string; stderr: string }> {
@@ -192,7 +199,8 @@ it('type-checks a strict NodeNext TypeScript file that imports petstore-mock/nod
       '',
       'const middleware = petStoreMiddleware(createPetStore({ seed: 2 }))',
       'const { server, petStore } = setupPetStoreServer({ seed: 1 })',
-      "server.listen({ onUnhandledRequest: 'error' })",
+      // msw 3 renamed the option (decisions/008); each major's types refuse the other's name.
+      `server.listen({ ${mswMajor() >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest'}: 'error' })`,
       "const response = await fetch('https://api.petstore.test/v1/pets?limit=5', { headers: { Authorization: 'Bearer test-pro' } })",
       'const pets = (await response.json()) as Pet[]',
       "await petStore.pets.create({ id: 1000, name: 'Rex', categoryId: 2, status: 'sold' })",
