@@ -39,34 +39,63 @@ afterAll(async () => {
 const headers = { authorization: 'Bearer real-staging-key' }
 
 describe('in-process (petStore.fetch)', () => {
-  it('forwards the store group with its method, Authorization and query, and relays the answer as it is, journaled', async () => {
+  /** Lists the orders (a group the mock does not define) through a proxying petStore, with `received` emptied first. */
+  async function ordersThroughProxy() {
     const petStore = createPetStore({ proxy: upstreamUrl })
     received.length = 0
     const response = await petStore.fetch('https://api.petstore.test/v1/store/orders?limit=3', { headers })
+    return { petStore, response }
+  }
+
+  it('forwards the store group with its method, Authorization and query', async () => {
+    await ordersThroughProxy()
+    expect(received).toEqual([{ method: 'GET', url: '/real/v1/store/orders?limit=3', authorization: 'Bearer real-staging-key', body: '' }])
+  })
+
+  it("relays the upstream's answer as it is", async () => {
+    const { response } = await ordersThroughProxy()
     expect(response.status).toBe(200)
     expect(response.headers.get('x-upstream')).toBe('yes')
     expect(await response.json()).toEqual([{ id: 1, from: 'upstream', method: 'GET', body: '' }])
-    expect(received).toEqual([{ method: 'GET', url: '/real/v1/store/orders?limit=3', authorization: 'Bearer real-staging-key', body: '' }])
+  })
+
+  it('journals a proxied answer', async () => {
+    const { petStore } = await ordersThroughProxy()
     expect(petStore.journal.find({ path: '/v1/store/orders' })).toMatchObject([{ status: 200 }])
   })
 
-  it('forwards methods and paths the spec leaves out, with their body, and keeps the defined operations mocked', async () => {
+  /** A DELETE and a PATCH the spec leaves out, then a defined GET, through a proxying petStore. */
+  async function leftOutThenDefined() {
     const petStore = createPetStore({ proxy: upstreamUrl })
     received.length = 0
     const deleted = await petStore.fetch('https://api.petstore.test/v1/pets/1', { method: 'DELETE', headers })
-    expect(deleted.status).toBe(418)
     const patched = await petStore.fetch('https://api.petstore.test/v1/owners', { method: 'PATCH', headers, body: '{"a":1}' })
-    expect(await patched.json()).toEqual([{ id: 1, from: 'upstream', method: 'PATCH', body: '{"a":1}' }])
     const mocked = await petStore.fetch('https://api.petstore.test/v1/pets/1', { headers: { authorization: 'Bearer test-pro' } })
-    expect(mocked.headers.get('x-ratelimit-limit')).toBe('300')
+    return { deleted, patched, mocked }
+  }
+
+  it('forwards methods and paths the spec leaves out, with their body', async () => {
+    const { deleted, patched } = await leftOutThenDefined()
+    expect(deleted.status).toBe(418)
+    expect(await patched.json()).toEqual([{ id: 1, from: 'upstream', method: 'PATCH', body: '{"a":1}' }])
     expect(received.map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /real/v1/pets/1', 'PATCH /real/v1/owners'])
   })
 
-  it('answers 502 bad_gateway when the upstream is down and 504 gateway_timeout when it is too slow', async () => {
+  it('keeps the defined operations mocked', async () => {
+    const { mocked } = await leftOutThenDefined()
+    expect(mocked.headers.get('x-ratelimit-limit')).toBe('300')
+    // The defined GET never reached the upstream.
+    expect(received.map((request) => `${request.method} ${request.url}`)).toEqual(['DELETE /real/v1/pets/1', 'PATCH /real/v1/owners'])
+  })
+
+  it('answers 502 bad_gateway when the upstream is down', async () => {
     const down = createPetStore({ proxy: 'http://127.0.0.1:9/v1' })
     const refused = await down.fetch('https://api.petstore.test/v1/store/orders', { headers })
     expect(refused.status).toBe(502)
     expect(await refused.json()).toEqual({ code: 'bad_gateway', message: expect.stringContaining('127.0.0.1:9'), status: 502 })
+  })
+
+  it('answers 504 gateway_timeout when the upstream is too slow', async () => {
     const slow = createPetStore({ proxy: upstreamUrl, proxyTimeoutMs: 200 })
     const late = await slow.fetch('https://api.petstore.test/v1/slow', { headers })
     expect(late.status).toBe(504)
