@@ -3,7 +3,11 @@
  * itself says what the scenario must do (issue #5).
  */
 import { expect } from 'vitest'
+import type { JournalEntry } from '../../src/core/journal.js'
 import type { ScenarioCheck } from '../../src/scenarios/schema.js'
+
+/** What a check reads of the mock's own record of the request it sent. */
+type Recorded = Pick<JournalEntry, 'path' | 'durationMs'>
 
 export interface CheckTarget {
   /** A fetch function and the origin the check paths are relative to. */
@@ -11,12 +15,37 @@ export interface CheckTarget {
   origin: string
   /** Extra headers on every request (e.g. X-Mock-Session). */
   headers?: Record<string, string>
+  /**
+   * The newest entry of the target's journal: the mock's record of the request a check just sent. `minDurationMs` is
+   * read from its `durationMs`, which counts a latency fault's delay exactly, where a time measured here would also
+   * count how busy the machine is.
+   */
+  newestEntry(): Promise<Recorded | undefined>
 }
 
-type Outcome =
-  | { kind: 'response'; response: Response; text: string; ms: number }
-  | { kind: 'network-error'; error: unknown; ms: number }
-  | { kind: 'timeout'; ms: number }
+/** A target answered by a world in this process (`petStore.fetch`, or a host in front of the world). */
+export function worldTarget(
+  world: { journal: { page(filter: object, options: { limit: number }): { entries: Recorded[] } } },
+  fetch: typeof globalThis.fetch,
+  origin: string,
+): CheckTarget {
+  return { fetch, origin, newestEntry: async () => world.journal.page({}, { limit: 1 }).entries[0] }
+}
+
+/** A standalone server at `url`, its journal read through `GET /__mock/requests` in the same session. */
+export function serverTarget(url: string, headers: Record<string, string> = {}): CheckTarget {
+  return {
+    fetch,
+    origin: url,
+    headers,
+    async newestEntry() {
+      const response = await fetch(`${url}/__mock/requests?limit=1`, { headers })
+      return ((await response.json()) as Recorded[])[0]
+    },
+  }
+}
+
+type Outcome = { kind: 'response'; response: Response; text: string } | { kind: 'network-error'; error: unknown } | { kind: 'timeout' }
 
 async function send(check: ScenarioCheck, target: CheckTarget, timeoutMs: number): Promise<Outcome> {
   const { request } = check
@@ -27,7 +56,6 @@ async function send(check: ScenarioCheck, target: CheckTarget, timeoutMs: number
     body = JSON.stringify(request.body)
     headers['content-type'] ??= 'application/json'
   }
-  const started = performance.now()
   try {
     const response = await target.fetch(`${target.origin}${request.path}`, {
       method: request.method,
@@ -36,21 +64,25 @@ async function send(check: ScenarioCheck, target: CheckTarget, timeoutMs: number
       signal: AbortSignal.timeout(timeoutMs),
     })
     const text = await response.text()
-    return { kind: 'response', response, text, ms: performance.now() - started }
+    return { kind: 'response', response, text }
   } catch (error) {
-    const ms = performance.now() - started
     const name = (error as { name?: string }).name
-    if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'timeout', ms }
-    return { kind: 'network-error', error, ms }
+    if (name === 'TimeoutError' || name === 'AbortError') return { kind: 'timeout' }
+    return { kind: 'network-error', error }
   }
 }
 
-/** Runs every check of a scenario in order, asserting each expectation. */
+/**
+ * Runs every check of a scenario in order, asserting each expectation. A scenario states at least one: a file
+ * without checks would pass whatever the mock did.
+ */
 export async function runScenarioChecks(checks: readonly ScenarioCheck[], target: CheckTarget): Promise<void> {
+  expect(checks.length, 'the scenario states no checks: add its expected behaviour to "checks"').toBeGreaterThan(0)
   for (const [index, check] of checks.entries()) {
     const label = `check ${index} (${check.description ?? `${check.request.method} ${check.request.path}`})`
     const { expect: want } = check
-    const timeoutMs = want.timeout ? 500 : 10_000
+    // A timeout check waits for an answer that never comes, so its wait is the check; any other is a ceiling.
+    const timeoutMs = want.timeout ? 500 : 30_000
     if (check.repeat !== undefined) {
       const counts: Record<string, number> = {}
       for (let i = 0; i < check.repeat; i++) {
@@ -81,7 +113,11 @@ export async function runScenarioChecks(checks: readonly ScenarioCheck[], target
       if (value === '*') expect(response.headers.has(name), `${label}: header ${name}`).toBe(true)
       else expect(response.headers.get(name), `${label}: header ${name}`).toBe(value)
     }
-    if (want.minDurationMs !== undefined) expect(outcome.ms, `${label}: duration`).toBeGreaterThanOrEqual(want.minDurationMs)
+    if (want.minDurationMs !== undefined) {
+      const recorded = await target.newestEntry()
+      expect(recorded?.path, `${label}: the journal's newest entry`).toBe(new URL(check.request.path, 'http://x').pathname)
+      expect(recorded?.durationMs, `${label}: duration the mock recorded`).toBeGreaterThanOrEqual(want.minDurationMs)
+    }
     if (want.invalidJson) {
       expect(() => JSON.parse(text), `${label}: body should not be JSON`).toThrow()
       continue
