@@ -15,9 +15,18 @@ afterEach(async () => {
   host = undefined
 })
 
-const withScenario = async (faults: unknown[]) => {
+const withScenario = async (faults: unknown[], onRequest = () => {}) => {
   const petStore = createPetStore({ scenario: 'under-test', scenarios: [{ name: 'under-test', description: 'faults under test', faults }] })
-  host = await startExpressHost(petStore, '/api')
+  // The world as the middleware sees it, told first of each request it is handed.
+  const world = {
+    basePath: petStore.basePath,
+    markDelivered: petStore.markDelivered,
+    handle: (request: ApiRequest) => {
+      onRequest()
+      return petStore.handle(request)
+    },
+  }
+  host = await startExpressHost(world, '/api')
   return { petStore, base: `${host.origin}/api/v1` }
 }
 
@@ -30,11 +39,21 @@ it('drops the connection on a network-error fault instead of answering an HTML 5
 })
 
 it('waits for a latency fault before answering', async () => {
-  const { base } = await withScenario([{ fault: { type: 'latency', ms: 300 } }])
-  const started = performance.now()
+  // A timer of the fault's 300 ms, started as the request reaches the mock and so before the delivery starts its own:
+  // timers of one length fire in the order they were started, on any machine, so it has fired by the answer.
+  let waited = false
+  const { base, petStore } = await withScenario([{ fault: { type: 'latency', ms: 300 } }], () => {
+    setTimeout(() => {
+      waited = true
+    }, 300)
+  })
   const response = await fetch(`${base}/pets?limit=1`, { headers: auth })
-  expect(performance.now() - started).toBeGreaterThanOrEqual(290)
   expect(response.status).toBe(200)
+  expect(waited, 'answered before the latency had passed').toBe(true)
+  // The journal counts the fault's delay in the exchange's duration.
+  const [entry] = petStore.journal.find({ path: '/v1/pets' })
+  expect(entry).toMatchObject({ fault: 'latency' })
+  expect(entry?.durationMs).toBeGreaterThanOrEqual(300)
 })
 
 it('answers a status fault with its Error body and Retry-After', async () => {
