@@ -10,15 +10,21 @@ beforeAll(ensureBuilt, 120_000)
 afterEach(killClis)
 
 describe('--scenario', () => {
-  it('starts in the named scenario and says so in the banner', async () => {
-    const cli = await startCli(['--port', '0', '--log', 'silent', '--scenario', 'sold-out'])
+  const startSoldOut = () => startCli(['--port', '0', '--log', 'silent', '--scenario', 'sold-out'])
+
+  it('names its scenario in the banner', async () => {
+    const cli = await startSoldOut()
     expect(cli.stdout()).toContain('Scenario sold-out.')
+  })
+
+  it('starts in the named scenario', async () => {
+    const cli = await startSoldOut()
     const pets = (await (await fetch(`${cli.url}/v1/pets?limit=100`, { headers: auth('test-free') })).json()) as { status: string }[]
     expect(pets.length).toBeGreaterThan(0)
     expect(pets.every((pet) => pet.status === 'sold')).toBe(true)
   })
 
-  it('refuses an unknown scenario with exit code 2, the known names and a suggestion', async () => {
+  it('refuses an unknown scenario with exit code 2, listing the known names with a suggestion', async () => {
     const { code, stderr } = await runCli(['--scenario', 'sold-out-store'])
     expect(code).toBe(2)
     expect(stderr).toMatch(/Unknown scenario "sold-out-store"\. Known scenarios: .*Did you mean "sold-out"\?/)
@@ -40,7 +46,7 @@ describe('--scenarios DIR', () => {
     expect(names).toEqual(expect.arrayContaining(['two-pets', 'flaky', 'default']))
   })
 
-  it('refuses an invalid file with exit code 2, naming the file, the field and the fix', async () => {
+  it('refuses an invalid file with exit code 2, naming the file, the field, the fix', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'scenarios-'))
     const file = join(dir, 'bad.json')
     await writeFile(file, JSON.stringify({ name: 'bad', description: 'x', faults: [{ fault: { type: 'network-error' } }] }))
@@ -59,7 +65,7 @@ describe('--scenarios DIR', () => {
 })
 
 describe('--fixtures DIR', () => {
-  it('serves the pets and keys that npm run fixtures wrote', async () => {
+  it('serves the fixtures that npm run fixtures wrote', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'fixtures-'))
     await writeFixtures({ seed: 42, pets: 200, out: dir })
     const cli = await startCli(['--port', '0', '--log', 'silent', '--fixtures', dir])
