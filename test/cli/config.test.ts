@@ -64,15 +64,22 @@ describe('the config file', () => {
     expect(cli.stdout()).toContain(`state file ${join(dir, 'state', 'state.json')}`)
   })
 
-  it('lets the environment win over the file, and a flag over both', async () => {
-    const file = await write({ port: 0, pets: 3, log: 'silent' })
+  /** A config file of 3 pets. */
+  const threePets = () => write({ port: 0, pets: 3, log: 'silent' })
+
+  it('lets the environment win over the file', async () => {
+    const file = await threePets()
     const fromEnv = await startCli([], { PETSTORE_CONFIG: file, PETSTORE_PETS: '5' })
     expect(await (await fetch(`${fromEnv.url}/v1/pets?limit=100`, { headers: auth('test-pro') })).json()).toHaveLength(5)
+  })
+
+  it('lets a flag win over every other source', async () => {
+    const file = await threePets()
     const fromFlag = await startCli(['--config', file, '--pets', '6'], { PETSTORE_PETS: '5' })
     expect(await (await fetch(`${fromFlag.url}/v1/pets?limit=100`, { headers: auth('test-pro') })).json()).toHaveLength(6)
   })
 
-  it('refuses a bad value with exit code 2, naming the file, the field and the values it allows', async () => {
+  it('refuses a bad value with exit code 2, naming the file, the field, the values it allows', async () => {
     const file = await write({ rateLimit: { retryAfterFormat: 'minutes' } })
     const result = await runCli(['--config', file])
     expect(result.code).toBe(2)
@@ -81,10 +88,13 @@ describe('the config file', () => {
     expect(result.stderr).toMatch(/seconds.*http-date/)
   })
 
-  it('refuses a key it does not know (a typo would be ignored otherwise) and a file that is not JSON', async () => {
+  it('refuses a key it does not know (a typo would be ignored otherwise)', async () => {
     const typo = await runCli(['--config', await write({ prot: 4010 })])
     expect(typo.code).toBe(2)
     expect(typo.stderr).toContain('prot')
+  })
+
+  it('refuses a file that is not JSON', async () => {
     const broken = await runCli(['--config', await write('{"port": 4010,', 'broken.json')])
     expect(broken.code).toBe(2)
     expect(broken.stderr).toMatch(/broken\.json is not valid JSON/)
@@ -123,11 +133,20 @@ describe('the config file JSON Schema', () => {
     expect(ConfigSchema.safeParse(JSON.parse(example as string)).error).toBeUndefined()
   })
 
-  it('accepts the test example and refuses a typo, as the mock does', () => {
+  /** The shipped JSON Schema, compiled by ajv as an editor or a CI check would. */
+  const compiled = () => {
     const ajv = new Ajv2020.default({ strict: false })
     addFormats.default(ajv)
-    const validate = ajv.compile(JSON.parse(configJsonSchema()) as object)
+    return ajv.compile(JSON.parse(configJsonSchema()) as object)
+  }
+
+  it('accepts the test example, as the mock does', () => {
+    const validate = compiled()
     expect(validate(EXAMPLE), JSON.stringify(validate.errors)).toBe(true)
+  })
+
+  it('refuses a typo or a bad value, as the mock does', () => {
+    const validate = compiled()
     expect(validate({ ...EXAMPLE, prot: 1 })).toBe(false)
     expect(validate({ ...EXAMPLE, log: 'loud' })).toBe(false)
   })
