@@ -84,14 +84,24 @@ describe('state file of the server', () => {
     )
   })
 
-  it('keeps the rate counters and the frozen clock across a restart', async () => {
+  /** Freezes the clock and sends three requests of test-free, then restarts the server; returns its address. */
+  async function restartedAfterUse(): Promise<string> {
     const first = await startServer({ stateFile: file })
     const clock = await fetch(`${first.url}/__mock/clock`, { method: 'POST', body: '{"set":"2026-06-01T12:00:30Z"}' })
     expect(clock.status).toBe(200)
     for (let i = 0; i < 3; i++) await fetch(`${first.url}/v1/pets`, { headers: auth('test-free') })
     await first.server.close()
     const { url } = await startServer({ stateFile: file })
+    return url
+  }
+
+  it('keeps the frozen clock across a restart', async () => {
+    const url = await restartedAfterUse()
     expect(await (await fetch(`${url}/__mock/clock`)).json()).toMatchObject({ now: '2026-06-01T12:00:30.000Z', frozen: true })
+  })
+
+  it('keeps the rate counters across a restart', async () => {
+    const url = await restartedAfterUse()
     const response = await fetch(`${url}/v1/pets`, { headers: auth('test-free') })
     expect(response.headers.get('x-ratelimit-remaining')).toBe('56')
   })
@@ -171,7 +181,8 @@ describe('state file of the CLI', () => {
     }, 40_000)
   }
 
-  it('keeps an admin change it answered across kill -9: a scenario switch and a frozen clock', async () => {
+  /** Switches the qa session to sold-out and freezes its clock, kills the CLI with -9 and starts it again. */
+  async function adminChangesThenKill9() {
     const first = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])
     const switched = await fetch(`${first.url}/__mock/scenario`, { method: 'PUT', body: '{"name":"sold-out"}', headers: session('qa') })
     expect(switched.status).toBe(200)
@@ -183,12 +194,20 @@ describe('state file of the CLI', () => {
     expect(frozen.status).toBe(200)
     first.child.kill('SIGKILL')
     await first.exited
-    const second = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])
+    return startCli(['--port', '0', '--log', 'silent', '--state-file', file])
+  }
+
+  it('keeps a scenario switch it answered across kill -9', async () => {
+    const second = await adminChangesThenKill9()
     const pets = (await (await fetch(`${second.url}/v1/pets?limit=100`, { headers: auth('test-pro', session('qa')) })).json()) as {
       status: string
     }[]
     expect(pets.length).toBeGreaterThan(0)
     expect(pets.every((pet) => pet.status === 'sold')).toBe(true)
+  }, 15_000)
+
+  it('keeps a frozen clock it answered across kill -9', async () => {
+    const second = await adminChangesThenKill9()
     expect(await (await fetch(`${second.url}/__mock/clock`, { headers: session('qa') })).json()).toMatchObject({
       now: '2030-12-05T00:00:00.000Z',
     })
@@ -208,7 +227,8 @@ describe('state file of the CLI', () => {
     expect(result.stderr).toContain('plain-file')
   })
 
-  it('reports degraded health when saving fails while running, and exits non-zero when the final save fails', async () => {
+  /** Starts the CLI, removes the state file's folder, creates a pet and waits for the health to say degraded. */
+  async function savingFails() {
     const folder = join(dir, 'vanishing')
     await mkdir(folder)
     const cli = await startCli(['--port', '0', '--log', 'silent', '--state-file', join(folder, 'state.json')])
@@ -218,8 +238,17 @@ describe('state file of the CLI', () => {
       const body = (await (await fetch(`${cli.url}/__mock/health`)).json()) as { status: string; reason?: string }
       return body.status === 'degraded' ? body : undefined
     }, 5_000)
+    return { cli, health }
+  }
+
+  it('reports degraded health when saving fails while running', async () => {
+    const { cli, health } = await savingFails()
     expect(health.reason).toContain('state.json')
     expect(cli.stderr()).toContain('Could not write the state file')
+  }, 15_000)
+
+  it('exits non-zero when the final save fails', async () => {
+    const { cli } = await savingFails()
     cli.child.kill('SIGTERM')
     expect((await cli.exited).code).toBe(1)
     expect(cli.stderr()).toContain('could not save the state at shutdown')
@@ -238,11 +267,20 @@ describe('state file details', () => {
     expect(await readFile(target, 'utf8')).toContain('Linked')
   })
 
-  it('saves and restores a session named __proto__ like any other', async () => {
+  /** Creates a pet in a session named __proto__ and stops the server, saving the state. */
+  async function savedProto(): Promise<void> {
     const first = await startServer({ stateFile: file })
     await postPet(first.url, { name: 'Proto', categoryId: 1 }, session('__proto__'))
     await first.server.close()
+  }
+
+  it('saves a session named __proto__ like any other', async () => {
+    await savedProto()
     expect(Object.keys((await readState()).sessions)).toContain('__proto__')
+  })
+
+  it('restores a session named __proto__ like any other', async () => {
+    await savedProto()
     const { url } = await startServer({ stateFile: file })
     const pet = await fetch(`${url}/v1/pets/51`, { headers: auth('test-pro', session('__proto__')) })
     expect(await pet.json()).toEqual({ id: 51, name: 'Proto', categoryId: 1 })
