@@ -15,7 +15,7 @@ import { applyPatch, mergePatches } from '../../src/verify/config.js'
 import { pageOf, retryAfterFormat, underBase } from '../../src/verify/describe.js'
 import { type CheckResult, formatJson, formatTable, type VerifyReport, verify } from '../../src/verify/index.js'
 import { redact } from '../../src/verify/report.js'
-import { closeServers, ensureBuilt, ROOT, runCli, startServer } from '../http/support.js'
+import { closeServers, ensureBuilt, PROCESS_CEILING_MS, ROOT, runCli, startServer } from '../http/support.js'
 
 interface JsonReport {
   target: string
@@ -31,7 +31,7 @@ let dir = ''
 beforeAll(async () => {
   await ensureBuilt()
   dir = await mkdtemp(join(tmpdir(), 'petstore-verify-'))
-}, 90_000)
+})
 afterEach(closeServers)
 afterAll(async () => {
   await rm(dir, { recursive: true, force: true })
@@ -334,7 +334,7 @@ async function startPrism(): Promise<{ url: string; child: ChildProcess }> {
   await writeFile(spec, JSON.stringify(openApiDocument({ serverUrl: `http://127.0.0.1:${port}/v1` })))
   const child = spawn(join(ROOT, 'node_modules/.bin/prism'), ['mock', spec, '-p', String(port), '-h', '127.0.0.1'], { stdio: 'ignore' })
   const url = `http://127.0.0.1:${port}`
-  const deadline = Date.now() + 20_000
+  const deadline = Date.now() + PROCESS_CEILING_MS
   for (;;) {
     const up = await fetch(`${url}/pets?limit=1`, { headers: { authorization: 'Bearer x' } }).then(
       (response) => response.ok,
@@ -343,7 +343,7 @@ async function startPrism(): Promise<{ url: string; child: ChildProcess }> {
     if (up) return { url, child }
     if (Date.now() > deadline || child.exitCode !== null) {
       child.kill('SIGKILL')
-      throw new Error(`Prism did not answer on ${url} within 20 s.`)
+      throw new Error(`Prism did not answer on ${url} within ${PROCESS_CEILING_MS / 1000} s.`)
     }
     await new Promise((done) => setTimeout(done, 100))
   }
@@ -365,7 +365,7 @@ describe('verify against an implementation nobody here wrote', () => {
     } finally {
       child.kill('SIGKILL')
     }
-  }, 30_000)
+  })
 })
 
 describe('verify refusing to run', () => {
@@ -456,15 +456,20 @@ describe('the report, built in-process', () => {
   it('waits out a short Retry-After itself, sends nothing before it, and is served again', async () => {
     const { url } = await startServer()
     let freeRequests = 0
-    let limitedUntil = 0
+    let retryAfterPassed = true
     let early = 0
     // The free key's 3rd request gets a 429 with Retry-After: 1; everything else goes to the mock server.
     const shortLimit: typeof fetch = async (input, init) => {
       if (new Headers(init?.headers).get('authorization') !== 'Bearer test-free') return fetch(input, init)
-      if (Date.now() < limitedUntil) early += 1
+      if (!retryAfterPassed) early += 1
       freeRequests += 1
       if (freeRequests !== 3) return fetch(input, init)
-      limitedUntil = Date.now() + 1000
+      // A timer of the Retry-After, started before the verifier sees the 429 and starts its own wait: timers fire in
+      // the order they are due, so on any machine this one has fired before a request that waited Retry-After out.
+      retryAfterPassed = false
+      setTimeout(() => {
+        retryAfterPassed = true
+      }, 1000)
       const headers = { 'content-type': 'application/json', 'retry-after': '1', 'x-ratelimit-remaining': '0' }
       return new Response(JSON.stringify({ code: 'rate_limited', message: 'Slow down.', status: 429 }), { status: 429, headers })
     }
@@ -510,9 +515,16 @@ describe('the report, built in-process', () => {
       { key: 'test-free', plan: 'free' as const, limits: { perMinute: 3, perDay: 1000 } },
     ]
     const { url, server } = await startServer({ keys })
-    // The server's minute ends 8 s from now, so the free key's Retry-After is short enough to wait out, even when a
-    // busy machine makes the checks before it slow.
-    server.sessions.main.clock.set(Math.floor(Date.now() / 60_000) * 60_000 + 52_000, { running: true })
+    // The server's clock stands 5 s before a minute ends however long the checks take, until the free key's first
+    // 429 (Retry-After: 5); from then it runs, so the minute ends while the verifier waits Retry-After out.
+    const { clock } = server.sessions.main
+    clock.set('2026-06-01T12:00:55Z')
+    const minuteEndsWhileWaiting: typeof fetch = async (input, init) => {
+      const response = await fetch(input, init)
+      const free = new Headers(init?.headers).get('authorization') === 'Bearer test-free'
+      if (free && response.status === 429 && clock.frozen) clock.set(clock.now(), { running: true })
+      return response
+    }
     const report = await verify({
       target: `${url}/v1`,
       key: 'test-pro',
@@ -520,6 +532,7 @@ describe('the report, built in-process', () => {
       allowQuota: true,
       maxWaitSeconds: 10,
       mock: { keys },
+      fetch: minuteEndsWhileWaiting,
     })
     const uncounted = report.checks.find((c) => c.id === 'rate.429-uncounted')
     expect(uncounted).toMatchObject({
@@ -527,7 +540,7 @@ describe('the report, built in-process', () => {
       actual: 'every 429 says X-RateLimit-Remaining 0; after Retry-After, only that request is counted',
     })
     expect(report.budget.used).toBeLessThanOrEqual(report.budget.planned)
-  }, 30_000)
+  })
 
   it('merges the options found, and reports two that cannot both hold as a conflict', () => {
     const lenient = { label: 'queryValidation: "lenient"', config: { queryValidation: 'lenient' } }
