@@ -82,7 +82,7 @@ describe('petStore.audit()', () => {
     expect(() => expect(petStore).toHaveBackedOff()).toThrow(/expected retry gaps to grow/)
   })
 
-  it('audits each key on its own and ignores requests without a key', async () => {
+  it('audits each key on its own, leaving out requests without a key', async () => {
     const petStore = await limitedStore()
     await send(petStore)
     await send(petStore)

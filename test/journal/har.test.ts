@@ -158,16 +158,21 @@ async function busyWorld(): Promise<World> {
 }
 
 describe('toHar', () => {
-  it('writes a HAR 1.2 log with the creator and one entry per journal entry', async () => {
+  it('writes a HAR 1.2 log with the creator', async () => {
     const world = await busyWorld()
     const har = harOf(world)
     expect(har.log.version).toBe('1.2')
     expect(har.log.creator).toEqual({ name: 'petstore-mock', version: '9.8.7' })
+  })
+
+  it('writes one entry per journal entry', async () => {
+    const world = await busyWorld()
+    const har = harOf(world)
     expect(har.log.entries).toHaveLength(world.journal.all().length)
     expect(har.log.entries.length).toBe(62)
   })
 
-  it('passes the HAR 1.2 required-field check for 200, 201, 400, 401, 404 and 429 exchanges', async () => {
+  it('passes the HAR 1.2 required-field check for exchanges of every status (200, 201, 400, 401, 404, 429)', async () => {
     const world = await busyWorld()
     const har = harOf(world)
     const statuses = new Set(har.log.entries.map((entry) => (entry.response as Json).status))
@@ -206,34 +211,53 @@ describe('toHar', () => {
     expect(harOf(world).log.entries.map((entry) => entry.startedDateTime)).toEqual(['2026-06-01T12:00:00.000Z', '2026-06-01T12:01:30.500Z'])
   })
 
-  it('writes the absolute URL with its query, and the query as name/value pairs', async () => {
+  /** The HAR request of a GET with a query. */
+  async function requestWithQuery(): Promise<Json> {
     const world = createWorld({ clock: NOON })
     await get(world, '/v1/pets?limit=2&status=available')
-    const request = harOf(world).log.entries[0]?.request as Json
+    return harOf(world).log.entries[0]?.request as Json
+  }
+
+  it('writes a GET at its absolute URL with its query, without a body', async () => {
+    const request = await requestWithQuery()
     expect(request.method).toBe('GET')
     expect(request.url).toBe(`${ORIGIN}/v1/pets?limit=2&status=available`)
-    expect(request.queryString).toEqual([
-      { name: 'limit', value: '2' },
-      { name: 'status', value: 'available' },
-    ])
     expect(request.postData).toBeUndefined()
     expect(request.bodySize).toBe(0)
   })
 
-  it('writes headers as name/value pairs, with Authorization and cookies redacted', async () => {
+  it('writes the query as name/value pairs', async () => {
+    const request = await requestWithQuery()
+    expect(request.queryString).toEqual([
+      { name: 'limit', value: '2' },
+      { name: 'status', value: 'available' },
+    ])
+  })
+
+  /** The HAR of a GET sent with a trace header and a cookie; the headers of its one entry, both ways. */
+  async function harWithCookie() {
     const world = createWorld({ clock: NOON })
     await get(world, '/v1/pets/1', 'test-free', { 'x-trace': 'abc', cookie: 'sid=0123456789abcdef' })
     const har = harOf(world)
     const entry = har.log.entries[0] as Json
     const requestHeaders = (entry.request as Json).headers as Array<{ name: string; value: string }>
-    expect(requestHeaders).toContainEqual({ name: 'authorization', value: 'Bearer …free' })
-    expect(requestHeaders).toContainEqual({ name: 'x-trace', value: 'abc' })
-    const cookie = requestHeaders.find((header) => header.name === 'cookie')
-    expect(cookie?.value).not.toContain('0123456789ab')
     const responseHeaders = (entry.response as Json).headers as Array<{ name: string; value: string }>
+    return { har, requestHeaders, responseHeaders }
+  }
+
+  it('writes the headers of either side as name/value pairs', async () => {
+    const { requestHeaders, responseHeaders } = await harWithCookie()
+    expect(requestHeaders).toContainEqual({ name: 'x-trace', value: 'abc' })
     expect(responseHeaders).toContainEqual({ name: 'x-ratelimit-limit', value: '60' })
     expect(responseHeaders).toContainEqual({ name: 'x-ratelimit-remaining', value: '59' })
     expect(responseHeaders).toContainEqual({ name: 'x-ratelimit-reset', value: String(Date.parse(NOON) / 1000 + 60) })
+  })
+
+  it('redacts the secret headers: Authorization, cookies', async () => {
+    const { har, requestHeaders } = await harWithCookie()
+    expect(requestHeaders).toContainEqual({ name: 'authorization', value: 'Bearer …free' })
+    const cookie = requestHeaders.find((header) => header.name === 'cookie')
+    expect(cookie?.value).not.toContain('0123456789ab')
     const text = JSON.stringify(har)
     expect(text).not.toContain('test-free')
     expect(text).not.toContain('0123456789abcdef')
@@ -251,7 +275,7 @@ describe('toHar', () => {
     expect(first?.bodySize).toBe(bytes(body))
   })
 
-  it('writes the POST body as it was sent, spacing and number spelling included', async () => {
+  it('writes the POST body as it was sent, with its own spacing, its own number spelling', async () => {
     const world = createWorld({ clock: NOON })
     const body = '{ "name": "Rex",\n  "categoryId": 1.0 }'
     expect((await post(world, body)).status).toBe(201)
@@ -268,7 +292,7 @@ describe('toHar', () => {
     expect((request.postData as Json).text).toBe(body)
   })
 
-  it('writes response.content.text equal to the body the client received, with its status and MIME type', async () => {
+  it('writes each response as the client received it: status, MIME type, body text', async () => {
     const world = createWorld({ clock: NOON })
     const answers = [
       await post(world, '{"name":"Rex","categoryId":9007199254740993}'),
