@@ -21,7 +21,7 @@ const EXACT = { id: BigInt(INT64_MAX) - 1n, name: 'Exact', categoryId: BigInt(IN
 let dir = ''
 let fakes: Server[] = []
 
-beforeAll(ensureBuilt, 90_000)
+beforeAll(ensureBuilt)
 beforeEach(async () => {
   dir = await mkdtemp(join(tmpdir(), 'petstore-snapshot-'))
 })
@@ -93,7 +93,7 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
       runCli([...base, '--out', files.world, '--format', 'world'], { PETSTORE_TARGET_KEY: KEY }),
       runCli([...base, '--key', KEY, '--out', files.small, '--max', '10']),
     ])
-  }, 30_000)
+  })
   afterAll(async () => {
     await target?.close()
     await rm(out, { recursive: true, force: true })
@@ -107,7 +107,7 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
     expect(runs.state.stderr).toContain('reading status=sold… ')
   })
 
-  it('writes a state file from which a second mock serves the same pets, byte for byte', { timeout: 20_000 }, async () => {
+  it('writes a state file from which a second mock serves the same pets, byte for byte', async () => {
     const world = await readWritten(files.state)
     expect(world.pets).toContainEqual(EXACT)
     expect(world.nextId).toBe(BigInt(INT64_MAX))
@@ -150,7 +150,7 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
     expect(runs.small.stderr).toMatch(/wrote 10 pets, the 10 lowest ids of \d+ read \(--max\)/)
   })
 
-  it('exits 1 naming the status when the target answers 401, and writes nothing', { timeout: 15_000 }, async () => {
+  it('exits 1 naming the status when the target answers 401, and writes nothing', async () => {
     const file = join(dir, 'staging.json')
     const run = await runCli(['snapshot', '--target', `${target.url}/v1`, '--key', 'wrong-key-5678', '--out', file])
     expect(run.code).toBe(1)
@@ -162,14 +162,14 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
 })
 
 describe('petstore-mock snapshot against other targets', () => {
-  it('exits 1 naming the status when the target answers 503', { timeout: 10_000 }, async () => {
+  it('exits 1 naming the status when the target answers 503', async () => {
     const { url } = await startFake(() => ({ status: 503, body: '{"code":"service_unavailable","message":"Down.","status":503}' }))
     const run = await runCli(['snapshot', '--target', url, '--key', KEY, '--out', join(dir, 'x.json')])
     expect(run.code).toBe(1)
     expect(run.stderr).toContain('the target answered 503 (service_unavailable: Down)')
   })
 
-  it('exits 2 naming the URL when the target cannot be reached', { timeout: 10_000 }, async () => {
+  it('exits 2 naming the URL when the target cannot be reached', async () => {
     const probe = createNetServer()
     await new Promise<void>((done) => probe.listen(0, '127.0.0.1', done))
     const { port } = probe.address() as { port: number }
@@ -179,7 +179,7 @@ describe('petstore-mock snapshot against other targets', () => {
     expect(run.stderr).toContain(`cannot reach http://127.0.0.1:${port}/v1/pets`)
   })
 
-  it('waits for the rate-limit window and for Retry-After, never sending early', { timeout: 20_000 }, async () => {
+  it('waits for the rate-limit window and for Retry-After, never sending early', async () => {
     let resetAt = 0
     const pets = '[{"id":9007199254740993,"name":"Big","categoryId":1,"status":"sold"}]'
     const { url, arrivals } = await startFake((n) => {
@@ -211,7 +211,7 @@ describe('petstore-mock snapshot against other targets', () => {
     expect(run.stderr).toContain('Stop that server and delete it, or pick another --out.')
   })
 
-  it('exits 2 naming the fix for a usage error, and lists every option in --help', { timeout: 20_000 }, async () => {
+  it('exits 2 naming the fix for a usage error, and lists every option in --help', async () => {
     const missing = await runCli(['snapshot', '--target', 'http://127.0.0.1:1/v1', '--key', KEY])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('petstore-mock snapshot: --out FILE is required')
