@@ -9,6 +9,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { type Cli, ensureBuilt, killClis, startCli } from '../http/support.js'
+import { realTimeSince, SEEN } from './live.js'
 import { collectPageErrors, launchChromium, RESULTS_DIR, ROOT } from './support.js'
 
 const SCREENSHOT = join(RESULTS_DIR, 'panel-server.png')
@@ -106,11 +107,11 @@ const isListOfRequests = (url: URL): boolean => url.pathname === '/__mock/reques
 async function openPanel(session?: string, viewport = { width: 1440, height: 900 }): Promise<Page> {
   const page = await newPage(viewport)
   // The server subscribes the stream before it sends the headers: once they arrive, no event is missed.
-  const streaming = page.waitForResponse(isPath('/__mock/events'), { timeout: 10_000 })
+  const streaming = page.waitForResponse(isPath('/__mock/events'), { timeout: SEEN.timeout })
   await page.goto(panelUrl(session))
   await streaming
-  await expect.poll(() => clockText(page), { timeout: 5_000 }).toMatch(/^\d{4}-\d\d-\d\dT/)
-  await expect.poll(() => requestsHeading(page).textContent(), { timeout: 5_000 }).toMatch(/shown of/)
+  await expect.poll(() => clockText(page), SEEN).toMatch(/^\d{4}-\d\d-\d\dT/)
+  await expect.poll(() => requestsHeading(page).textContent(), SEEN).toMatch(/shown of/)
   return page
 }
 
@@ -140,12 +141,12 @@ const clockText = async (page: Page): Promise<string> => (await page.getByRole('
 const statusLine = (page: Page) => page.locator('p.status-line')
 
 // playwright-core has no `expect` of its own: vitest's `expect.poll` retries these until they match.
-const textOf = (locator: Locator) => async (): Promise<string> => (await locator.textContent({ timeout: 5_000 }))?.trim() ?? ''
-const inputValueOf = (locator: Locator) => (): Promise<string> => locator.inputValue({ timeout: 5_000 })
+const textOf = (locator: Locator) => async (): Promise<string> => (await locator.textContent({ timeout: SEEN.timeout }))?.trim() ?? ''
+const inputValueOf = (locator: Locator) => (): Promise<string> => locator.inputValue({ timeout: SEEN.timeout })
 
 async function downloadOf(page: Page, button: string): Promise<{ name: string; text: string; path: string }> {
   const [download] = await Promise.all([
-    page.waitForEvent('download', { timeout: 5_000 }),
+    page.waitForEvent('download', { timeout: SEEN.timeout }),
     page.getByRole('button', { name: button }).click(),
   ])
   const path = await download.path()
@@ -186,17 +187,17 @@ it('shows API requests live, newest first, filters them, and opens a row with th
   // The default session, on a frozen clock at the start of a minute: the Free key's 61st request is its first 429.
   await admin('/__mock/clock', 'default', { set: FROZEN })
   const page = await openPanel()
-  await expect.poll(() => requestCells(page)).toEqual([])
+  await expect.poll(() => requestCells(page), SEEN).toEqual([])
 
   await api('/v1/pets?limit=2', { key: 'test-free' })
-  await expect.poll(() => requestSummary(page), { timeout: 2_000 }).toEqual(['GET /v1/pets?limit=2 200 free'])
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets?limit=2 200 free'])
 
   for (let sent = 1; sent < 61; sent++) await api('/v1/pets?limit=2', { key: 'test-free' })
   await api('/v1/pets/999', { key: 'test-pro' })
   await api('/v1/pets', { key: 'test-business', method: 'POST', body: { name: 'Biscuit', categoryId: 3 } })
   await api('/v1/pets')
 
-  await expect.poll(() => requestSummary(page).then((rows) => rows.length), { timeout: 2_000 }).toBe(64)
+  await expect.poll(() => requestSummary(page).then((rows) => rows.length), SEEN).toBe(64)
   const rows = await requestSummary(page)
   expect(rows.slice(0, 5)).toEqual([
     'GET /v1/pets 401 unauthorized no key',
@@ -208,7 +209,7 @@ it('shows API requests live, newest first, filters them, and opens a row with th
   expect(rows.slice(4)).toEqual(Array(60).fill('GET /v1/pets?limit=2 200 free'))
   const times = (await requestCells(page)).map(([time]) => time)
   expect(times.every((time) => time === '12:00:00.000')).toBe(true)
-  await expect.poll(textOf(requestsHeading(page))).toBe('Requests 64 shown of 64')
+  await expect.poll(textOf(requestsHeading(page)), SEEN).toBe('Requests 64 shown of 64')
 
   const status = page.getByLabel('Status filter')
   const path = page.getByLabel('Path filter')
@@ -233,20 +234,20 @@ it('shows API requests live, newest first, filters them, and opens a row with th
   await api('/v1/pets?limit=3', { key: 'test-pro' })
   await api('/v1/pets?limit=4', { key: 'test-free' })
   await expect
-    .poll(() => requestSummary(page), { timeout: 2_000 })
+    .poll(() => requestSummary(page), SEEN)
     .toEqual(['GET /v1/pets?limit=4 429 rate_limited free', 'GET /v1/pets?limit=2 429 rate_limited free'])
-  await expect.poll(textOf(requestsHeading(page))).toBe('Requests 2 shown of 66')
+  await expect.poll(textOf(requestsHeading(page)), SEEN).toBe('Requests 2 shown of 66')
 
   await requestRows(page).nth(1).click()
   const details = page.getByRole('region', { name: 'Request details' })
-  await details.waitFor({ state: 'visible', timeout: 5_000 })
-  await expect.poll(textOf(details)).toContain('GET /v1/pets?limit=2 → 429')
+  await details.waitFor({ state: 'visible', timeout: SEEN.timeout })
+  await expect.poll(textOf(details), SEEN).toContain('GET /v1/pets?limit=2 → 429')
   const requestHeaders = details.getByRole('table', { name: 'Request headers' })
-  await expect.poll(textOf(requestHeaders.getByRole('row', { name: /^authorization/ }))).toMatch(/authorization\s*Bearer …free$/)
+  await expect.poll(textOf(requestHeaders.getByRole('row', { name: /^authorization/ })), SEEN).toMatch(/authorization\s*Bearer …free$/)
   expect(await textOf(details)()).not.toContain('test-free')
-  await expect.poll(textOf(details.getByRole('table', { name: 'Response headers' }))).toContain('retry-after')
-  await expect.poll(textOf(details)).toContain('"code": "rate_limited"')
-  await expect.poll(textOf(details)).toContain('Rate limit exceeded: 60 requests per minute for the free plan.')
+  await expect.poll(textOf(details.getByRole('table', { name: 'Response headers' })), SEEN).toContain('retry-after')
+  await expect.poll(textOf(details), SEEN).toContain('"code": "rate_limited"')
+  await expect.poll(textOf(details), SEEN).toContain('Rate limit exceeded: 60 requests per minute for the free plan.')
 
   await status.fill('')
   await mkdir(RESULTS_DIR, { recursive: true })
@@ -263,33 +264,33 @@ it('switches the scenario from the select, which the API follows at once, and ma
   expect(options.map((option) => option.split(' — ')[0]).sort()).toEqual(names)
   expect(options.filter((option) => option.endsWith('(chaos)')).map((option) => option.split(' ')[0])).toEqual(['flaky', 'outage'])
   expect(options).toContain('rate-limited — Every key starts with its minute used up: the next request is 429 until the minute ends.')
-  await expect.poll(inputValueOf(select)).toBe('default')
+  await expect.poll(inputValueOf(select), SEEN).toBe('default')
   expect((await api('/v1/pets', { key: 'test-free', session })).status).toBe(200)
 
   await select.selectOption('rate-limited')
-  await expect.poll(textOf(statusLine(page))).toContain('Scenario "rate-limited" is on')
+  await expect.poll(textOf(statusLine(page)), SEEN).toContain('Scenario "rate-limited" is on')
   const limited = await fetch(`${origin()}/v1/pets`, { headers: { authorization: 'Bearer test-free', 'x-mock-session': session } })
   expect(limited.status).toBe(429)
   expect(((await limited.json()) as { code: string }).code).toBe('rate_limited')
-  await expect.poll(inputValueOf(select)).toBe('rate-limited')
+  await expect.poll(inputValueOf(select), SEEN).toBe('rate-limited')
   // The scenario's frozen clock shows, and the Free key has nothing left this minute.
-  await expect.poll(() => clockText(page)).toBe('2026-06-01T12:00:30.000Z')
-  await expect.poll(async () => (await keyRows(page))['test-free']?.[1]).toBe('0 / 60')
+  await expect.poll(() => clockText(page), SEEN).toBe('2026-06-01T12:00:30.000Z')
+  await expect.poll(async () => (await keyRows(page))['test-free']?.[1], SEEN).toBe('0 / 60')
   await expect
-    .poll(() => requestCells(page), { timeout: 2_000 })
+    .poll(() => requestCells(page), SEEN)
     .toEqual([expect.arrayContaining(['GET', '/v1/pets', '429 rate_limited', 'free', 'rate-limited'])])
 
   await select.selectOption('outage')
-  await expect.poll(textOf(statusLine(page))).toContain('Scenario "outage" is on')
-  await page.getByText('Chaos: injects faults.').waitFor({ state: 'visible', timeout: 5_000 })
+  await expect.poll(textOf(statusLine(page)), SEEN).toContain('Scenario "outage" is on')
+  await page.getByText('Chaos: injects faults.').waitFor({ state: 'visible', timeout: SEEN.timeout })
   expect((await api('/v1/pets', { key: 'test-free', session })).status).toBe(503)
   // Only this session is down.
   expect((await api('/v1/pets', { key: 'test-enterprise', session: 'qa-elsewhere' })).status).toBe(200)
-  await expect.poll(async () => (await requestCells(page))[0]?.slice(3, 5)).toEqual(['503 service_unavailable', 'no key'])
+  await expect.poll(async () => (await requestCells(page))[0]?.slice(3, 5), SEEN).toEqual(['503 service_unavailable', 'no key'])
 
   await select.selectOption('default')
-  await expect.poll(textOf(statusLine(page))).toContain('Scenario "default" is on')
-  await page.getByText('Chaos: injects faults.').waitFor({ state: 'hidden', timeout: 5_000 })
+  await expect.poll(textOf(statusLine(page)), SEEN).toContain('Scenario "default" is on')
+  await page.getByText('Chaos: injects faults.').waitFor({ state: 'hidden', timeout: SEEN.timeout })
   expect((await api('/v1/pets', { key: 'test-free', session })).status).toBe(200)
 })
 
@@ -306,43 +307,44 @@ it('moves the clock with its buttons, sets the sunset (getPet then answers 410) 
 
   await moment.fill(FROZEN)
   await page.getByRole('button', { name: 'Set clock' }).click()
-  await expect.poll(() => clockText(page)).toBe('2026-06-01T12:00:00.000Z')
-  await page.getByText('(frozen)', { exact: true }).waitFor({ state: 'visible', timeout: 5_000 })
+  await expect.poll(() => clockText(page), SEEN).toBe('2026-06-01T12:00:00.000Z')
+  await page.getByText('(frozen)', { exact: true }).waitFor({ state: 'visible', timeout: SEEN.timeout })
 
   await page.getByRole('button', { name: 'Advance 1 hour' }).click()
-  await expect.poll(() => clockText(page)).toBe('2026-06-01T13:00:00.000Z')
+  await expect.poll(() => clockText(page), SEEN).toBe('2026-06-01T13:00:00.000Z')
   expect(Date.parse(await clockText(page)) - Date.parse(FROZEN)).toBe(3_600_000)
   expect(((await (await admin('/__mock/clock', session)).json()) as { now: string }).now).toBe('2026-06-01T13:00:00.000Z')
   await page.getByRole('button', { name: 'Advance 1 minute' }).click()
-  await expect.poll(() => clockText(page)).toBe('2026-06-01T13:01:00.000Z')
+  await expect.poll(() => clockText(page), SEEN).toBe('2026-06-01T13:01:00.000Z')
   await page.getByRole('button', { name: 'Advance 1 day' }).click()
-  await expect.poll(() => clockText(page)).toBe('2026-06-02T13:01:00.000Z')
+  await expect.poll(() => clockText(page), SEEN).toBe('2026-06-02T13:01:00.000Z')
 
   // A second before the sunset getPet still answers, deprecated; at the sunset it is gone (spec decision 32).
   await moment.fill('2030-12-04T23:59:59Z')
   await moment.press('Enter')
-  await expect.poll(() => clockText(page)).toBe('2030-12-04T23:59:59.000Z')
+  await expect.poll(() => clockText(page), SEEN).toBe('2030-12-04T23:59:59.000Z')
   const before = await api('/v1/pets/1', { key: 'test-free', session })
   expect(before.status).toBe(200)
   expect(before.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
 
   await page.getByRole('button', { name: 'Sunset' }).click()
-  await expect.poll(inputValueOf(moment)).toBe(SUNSET)
+  await expect.poll(inputValueOf(moment), SEEN).toBe(SUNSET)
   await page.getByRole('button', { name: 'Set clock' }).click()
-  await expect.poll(() => clockText(page)).toBe('2030-12-05T00:00:00.000Z')
+  await expect.poll(() => clockText(page), SEEN).toBe('2030-12-05T00:00:00.000Z')
   const gone = await fetch(`${origin()}/v1/pets/1`, { headers: { authorization: 'Bearer test-free', 'x-mock-session': session } })
   expect(gone.status).toBe(410)
   expect(gone.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
   expect(((await gone.json()) as { code: string; message: string }).code).toBe('gone')
-  await expect.poll(async () => (await requestCells(page))[0]?.slice(1, 4), { timeout: 2_000 }).toEqual(['GET', '/v1/pets/1', '410 gone'])
+  await expect.poll(async () => (await requestCells(page))[0]?.slice(1, 4), SEEN).toEqual(['GET', '/v1/pets/1', '410 gone'])
 
+  const clicked = Date.now()
   await page.getByRole('button', { name: 'Real time' }).click()
-  await page.getByText('(real time)', { exact: true }).waitFor({ state: 'visible', timeout: 5_000 })
-  await expect.poll(async () => Math.abs(Date.parse(await clockText(page)) - Date.now())).toBeLessThan(5_000)
+  await page.getByText('(real time)', { exact: true }).waitFor({ state: 'visible', timeout: SEEN.timeout })
+  await expect.poll(() => realTimeSince(() => clockText(page), clicked), SEEN).toBe('real time')
   expect((await api('/v1/pets/1', { key: 'test-free', session })).status).toBe(200)
   // A running clock's display moves on by itself.
   const shown = await clockText(page)
-  await expect.poll(() => clockText(page), { timeout: 3_000 }).not.toBe(shown)
+  await expect.poll(() => clockText(page), SEEN).not.toBe(shown)
 })
 
 it("shows the Free key's minute quota going down and its ban after five early retries", async () => {
@@ -357,11 +359,9 @@ it("shows the Free key's minute quota going down and its ban after five early re
   })
 
   for (let sent = 0; sent < 10; sent++) await api('/v1/pets', { key: 'test-free', session })
-  await expect
-    .poll(async () => (await keyRows(page))['test-free']?.slice(1, 4), { timeout: 2_000 })
-    .toEqual(['50 / 60', '12:01:00', '990 / 1000'])
+  await expect.poll(async () => (await keyRows(page))['test-free']?.slice(1, 4), SEEN).toEqual(['50 / 60', '12:01:00', '990 / 1000'])
   for (let sent = 10; sent < 60; sent++) await api('/v1/pets', { key: 'test-free', session })
-  await expect.poll(async () => (await keyRows(page))['test-free']?.[1], { timeout: 2_000 }).toBe('0 / 60')
+  await expect.poll(async () => (await keyRows(page))['test-free']?.[1], SEEN).toBe('0 / 60')
 
   // The 61st request is the first 429; the fifth request after it, all before its Retry-After, bans the key (decisions 30, 31).
   const codes: string[] = []
@@ -370,12 +370,12 @@ it("shows the Free key's minute quota going down and its ban after five early re
     codes.push(`${response.status} ${((await response.json()) as { code: string }).code}`)
   }
   expect(codes).toEqual([...Array(5).fill('429 rate_limited'), '429 key_temporarily_banned'])
-  await expect.poll(async () => (await keyRows(page))['test-free']?.[5], { timeout: 2_000 }).toBe('2026-06-01 12:15:00')
+  await expect.poll(async () => (await keyRows(page))['test-free']?.[5], SEEN).toBe('2026-06-01 12:15:00')
   await page
     .getByRole('table', { name: 'Keys' })
     .getByRole('row', { name: /^test-free/ })
     .locator('td.banned')
-    .waitFor({ state: 'visible', timeout: 5_000 })
+    .waitFor({ state: 'visible', timeout: SEEN.timeout })
   expect((await keyRows(page))['test-pro']?.[5]).toBe('not banned')
 })
 
@@ -387,20 +387,16 @@ it('keeps sessions apart: a session page shows only its own requests, and the pi
   await api('/v1/pets?limit=9', { key: 'test-pro' })
   await api('/v1/pets?limit=2', { key: 'test-free', session: 'qa-a' })
 
-  await expect
-    .poll(() => requestSummary(page), { timeout: 2_000 })
-    .toEqual(['GET /v1/pets?limit=2 200 free', 'GET /v1/pets?limit=1 200 free'])
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets?limit=2 200 free', 'GET /v1/pets?limit=1 200 free'])
   const picker = page.getByRole('combobox', { name: 'Session' })
-  await expect.poll(inputValueOf(picker)).toBe('qa-a')
+  await expect.poll(inputValueOf(picker), SEEN).toBe('qa-a')
   const sessions = await picker.locator('option').allTextContents()
   expect(sessions).toEqual(expect.arrayContaining(['default', 'qa-a', 'qa-b']))
 
   // Picking another session reloads the page on it.
   await Promise.all([page.waitForURL(/\?session=qa-b$/), picker.selectOption('qa-b')])
-  await expect.poll(inputValueOf(page.getByRole('combobox', { name: 'Session' }))).toBe('qa-b')
-  await expect
-    .poll(() => requestSummary(page), { timeout: 2_000 })
-    .toEqual(['GET /v1/pets?limit=8 200 pro', 'GET /v1/pets?limit=7 200 pro'])
+  await expect.poll(inputValueOf(page.getByRole('combobox', { name: 'Session' })), SEEN).toBe('qa-b')
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets?limit=8 200 pro', 'GET /v1/pets?limit=7 200 pro'])
 })
 
 // The page read the journal and subscribed to the event stream independently: a request recorded between the two
@@ -417,18 +413,16 @@ it('shows the requests sent while the page was still connecting to the event str
     await route.continue()
   })
   await page.goto(panelUrl(session))
-  await expect.poll(textOf(requestsHeading(page))).toBe('Requests 0 shown of 0')
+  await expect.poll(textOf(requestsHeading(page)), SEEN).toBe('Requests 0 shown of 0')
   await api('/v1/pets?limit=1', { key: 'test-free', session })
   await api('/v1/pets?limit=2', { key: 'test-pro', session })
 
   const streaming = page.waitForResponse(isPath('/__mock/events'))
   release()
   await streaming
-  await expect
-    .poll(() => requestSummary(page), { timeout: 2_000 })
-    .toEqual(['GET /v1/pets?limit=2 200 pro', 'GET /v1/pets?limit=1 200 free'])
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets?limit=2 200 pro', 'GET /v1/pets?limit=1 200 free'])
   await api('/v1/pets?limit=3', { key: 'test-free', session })
-  await expect.poll(() => requestSummary(page), { timeout: 2_000 }).toHaveLength(3)
+  await expect.poll(() => requestSummary(page), SEEN).toHaveLength(3)
 })
 
 // The other order: rows the stream brought while the journal's list was on its way were replaced by that older list.
@@ -450,7 +444,7 @@ it('keeps the rows that came live while the first list of requests was on its wa
   await streaming
   await api('/v1/pets?limit=1', { key: 'test-free', session })
   await api('/v1/pets?limit=2', { key: 'test-pro', session })
-  await expect.poll(() => requestSummary(page), { timeout: 2_000 }).toHaveLength(2)
+  await expect.poll(() => requestSummary(page), SEEN).toHaveLength(2)
 
   const listed = page.waitForResponse(isPath('/__mock/requests'))
   release()
@@ -473,10 +467,10 @@ it("shows a request's headers and bodies as text, never as markup", async () => 
     body: JSON.stringify({ name: '<img src=x onerror=alert(1)>', categoryId: 1 }),
   })
   expect(created.status).toBe(201)
-  await expect.poll(() => requestSummary(page), { timeout: 2_000 }).toEqual(['POST /v1/pets 201 business'])
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['POST /v1/pets 201 business'])
   await requestRows(page).first().click()
   const details = page.getByRole('region', { name: 'Request details' })
-  await expect.poll(textOf(details)).toContain('<b id="injected">bold</b>')
+  await expect.poll(textOf(details), SEEN).toContain('<b id="injected">bold</b>')
   expect(await details.locator('pre').allTextContents()).toEqual([
     expect.stringContaining('"name": "<img src=x onerror=alert(1)>"'),
     expect.stringContaining('"name": "<img src=x onerror=alert(1)>"'),
@@ -496,7 +490,7 @@ it('resets the session, exports the journal as HAR 1.2, and exports and imports 
   )
   await api('/v1/pets?limit=100', { key: 'test-business', session })
   await api('/v1/pets/51', { key: 'test-pro', session })
-  await expect.poll(() => requestSummary(page), { timeout: 2_000 }).toHaveLength(3)
+  await expect.poll(() => requestSummary(page), SEEN).toHaveLength(3)
 
   const har = await downloadOf(page, 'Export HAR')
   expect(har.name).toMatch(/^petstore-mock-qa-state-.*\.har$/)
@@ -528,19 +522,19 @@ it('resets the session, exports the journal as HAR 1.2, and exports and imports 
   const state = await downloadOf(page, 'Export state')
   expect(state.name).toMatch(/^petstore-mock-qa-state-.*\.json$/)
   expect((JSON.parse(state.text) as { pets: Array<{ name: string }> }).pets).toHaveLength(51)
-  await expect.poll(textOf(statusLine(page))).toBe('State exported.')
+  await expect.poll(textOf(statusLine(page)), SEEN).toBe('State exported.')
 
   await page.getByRole('button', { name: 'Reset' }).click()
-  await expect.poll(textOf(statusLine(page))).toContain('Session reset')
-  await expect.poll(() => requestCells(page), { timeout: 2_000 }).toEqual([])
-  await expect.poll(textOf(requestsHeading(page))).toBe('Requests 0 shown of 0')
+  await expect.poll(textOf(statusLine(page)), SEEN).toContain('Session reset')
+  await expect.poll(() => requestCells(page), SEEN).toEqual([])
+  await expect.poll(textOf(requestsHeading(page)), SEEN).toBe('Requests 0 shown of 0')
   const afterReset = await fetch(`${origin()}/v1/pets?limit=100`, {
     headers: { authorization: 'Bearer test-pro', 'x-mock-session': session },
   })
   expect((await afterReset.json()) as unknown[]).toHaveLength(50)
 
   await page.getByLabel('Import state').setInputFiles(state.path)
-  await expect.poll(textOf(statusLine(page))).toContain('State imported from')
+  await expect.poll(textOf(statusLine(page)), SEEN).toContain('State imported from')
   const restored = await fetch(`${origin()}/v1/pets?limit=100`, {
     headers: { authorization: 'Bearer test-pro', 'x-mock-session': session },
   })
@@ -552,12 +546,12 @@ it('resets the session, exports the journal as HAR 1.2, and exports and imports 
   await page
     .getByLabel('Import state')
     .setInputFiles({ name: 'not-a-state.json', mimeType: 'application/json', buffer: Buffer.from('{"pets": 3}') })
-  await expect.poll(textOf(statusLine(page))).toContain('Could not import the state')
+  await expect.poll(textOf(statusLine(page)), SEEN).toContain('Could not import the state')
   // Chromium logs the refused import (400) as a failed resource: expected here, and only here.
   const refused = `Failed to load resource: the server responded with a status of 400 (Bad Request) (${origin()}/__mock/state)`
-  await expect.poll(() => pageErrors).toContain(`console.error: ${refused}`)
+  await expect.poll(() => pageErrors, SEEN).toContain(`console.error: ${refused}`)
   pageErrors.splice(pageErrors.indexOf(`console.error: ${refused}`), 1)
-  await expect.poll(() => statusLine(page).getAttribute('class')).toMatch(/error/)
+  await expect.poll(() => statusLine(page).getAttribute('class'), SEEN).toMatch(/error/)
   const unchanged = await fetch(`${origin()}/v1/pets?limit=100`, {
     headers: { authorization: 'Bearer test-pro', 'x-mock-session': session },
   })
@@ -570,7 +564,7 @@ it('works from the keyboard: Tab reaches rows, the Scenario select and the clock
   await api('/v1/pets?limit=1', { key: 'test-free', session })
   await api('/v1/pets/999', { key: 'test-pro', session })
   const page = await openPanel(session)
-  await expect.poll(() => requestSummary(page)).toHaveLength(2)
+  await expect.poll(() => requestSummary(page), SEEN).toHaveLength(2)
 
   const picker = await tabTo(page, (element) => element.id === 'session-select')
   expect(picker).toMatchObject({ focusVisible: true })
@@ -582,8 +576,8 @@ it('works from the keyboard: Tab reaches rows, the Scenario select and the clock
   expect(row.outlineStyle).not.toBe('none')
   await page.keyboard.press('Enter')
   const details = page.getByRole('region', { name: 'Request details' })
-  await details.waitFor({ state: 'visible', timeout: 5_000 })
-  await expect.poll(textOf(details)).toContain('GET /v1/pets/999 → 404')
+  await details.waitFor({ state: 'visible', timeout: SEEN.timeout })
+  await expect.poll(textOf(details), SEEN).toContain('GET /v1/pets/999 → 404')
 
   const scenario = await tabTo(page, (element) => element.id === 'scenario-select')
   expect(scenario.focusVisible).toBe(true)
@@ -594,7 +588,7 @@ it('works from the keyboard: Tab reaches rows, the Scenario select and the clock
   expect(advance.outlineStyle).not.toBe('none')
   expect(Number.parseFloat(advance.outlineWidth)).toBeGreaterThanOrEqual(2)
   await page.keyboard.press('Enter')
-  await expect.poll(() => clockText(page)).toBe('2026-06-01T13:00:00.000Z')
+  await expect.poll(() => clockText(page), SEEN).toBe('2026-06-01T13:00:00.000Z')
 
   const reset = await tabTo(page, (element) => element.tag === 'button' && element.text === 'Reset')
   expect(reset.outlineStyle).not.toBe('none')
@@ -643,11 +637,11 @@ it('writes the README screenshot: a few hundred requests of several keys, a 429,
     const cells = await requestCells(page)
     return { rows: cells.length, first: cells[0]?.slice(0, 3) }
   }
-  await expect.poll(newest, { timeout: 10_000 }).toEqual({ rows: 200, first: ['09:41:53.568', 'GET', '/v1/pets?status=available'] })
+  await expect.poll(newest, SEEN).toEqual({ rows: 200, first: ['09:41:53.568', 'GET', '/v1/pets?status=available'] })
   const statuses = (await requestCells(page)).map(([, , , status]) => status?.split(' ')[0])
   expect(statuses).toEqual(expect.arrayContaining(['200', '201', '404', '429']))
   await requestRows(page).filter({ hasText: '429' }).first().click()
-  await expect.poll(textOf(page.getByRole('region', { name: 'Request details' }))).toContain('→ 429')
+  await expect.poll(textOf(page.getByRole('region', { name: 'Request details' })), SEEN).toContain('→ 429')
   await page.mouse.move(1_200, 880)
   await mkdir(join(ROOT, 'docs', 'images'), { recursive: true })
   await page.screenshot({ path: README_SCREENSHOT })
