@@ -1,9 +1,9 @@
 /**
- * The admin routes the control panel reads (issue #16), on the built CLI over loopback: the live
+ * The admin routes the control panel reads (issue #16), on the standalone server over loopback (its panel files come from dist/, built when stale): the live
  * sessions, the keys' quota and bans, one whole journal entry, the journal as HAR, and the panel page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { auth, ensureBuilt, killClis, startCli } from './support.js'
+import { auth, closeServers, ensureBuilt, startServer } from './support.js'
 
 beforeAll(ensureBuilt, 90_000)
 
@@ -12,9 +12,9 @@ const FROZEN_MS = Date.parse(FROZEN)
 
 let url: string
 beforeAll(async () => {
-  url = (await startCli(['--port', '0', '--log', 'silent'])).url
-}, 20_000)
-afterAll(killClis)
+  url = (await startServer()).url
+})
+afterAll(closeServers)
 
 interface ErrorBody {
   code: string
@@ -138,13 +138,13 @@ describe('GET /__mock/keys', () => {
     expect((await call('/v1/pets', session, 'not-a-key')).status).toBe(401)
   }
 
-  it('shows minuteRemaining and dayRemaining dropping for the key used', async () => {
+  it('shows both remaining counts (minuteRemaining, dayRemaining) dropping for the key used', async () => {
     await usePro('keys-used')
     const keys = await keysOf('keys-used')
     expect(keys.find((key) => key.key === 'test-pro')).toMatchObject({ minuteRemaining: 296, dayRemaining: 9996, bannedUntil: null })
   })
 
-  it('shows the quota of the other keys, and of the key in another session, whole', async () => {
+  it('shows the quota whole for every other key, even for the same key in another session', async () => {
     await usePro('keys-used-only')
     const keys = await keysOf('keys-used-only')
     expect(keys.find((key) => key.key === 'test-free')).toMatchObject({ minuteRemaining: 60, dayRemaining: 1000 })

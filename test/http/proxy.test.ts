@@ -47,7 +47,7 @@ describe('in-process (petStore.fetch)', () => {
     return { petStore, response }
   }
 
-  it('forwards the store group with its method, Authorization and query', async () => {
+  it('forwards the store group as it was asked: method, Authorization, query', async () => {
     await ordersThroughProxy()
     expect(received).toEqual([{ method: 'GET', url: '/real/v1/store/orders?limit=3', authorization: 'Bearer real-staging-key', body: '' }])
   })
@@ -74,7 +74,7 @@ describe('in-process (petStore.fetch)', () => {
     return { deleted, patched, mocked }
   }
 
-  it('forwards methods and paths the spec leaves out, with their body', async () => {
+  it('forwards a method or path the spec leaves out, with its body', async () => {
     const { deleted, patched } = await leftOutThenDefined()
     expect(deleted.status).toBe(418)
     expect(await patched.json()).toEqual([{ id: 1, from: 'upstream', method: 'PATCH', body: '{"a":1}' }])
