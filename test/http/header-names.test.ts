@@ -5,15 +5,13 @@
  */
 import { connect } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { ensureBuilt, killClis, startCli } from './support.js'
-
-beforeAll(ensureBuilt, 90_000)
+import { closeServers, startServer } from './support.js'
 
 let url: string
 beforeAll(async () => {
-  url = (await startCli(['--port', '0', '--log', 'silent'])).url
-}, 20_000)
-afterAll(killClis)
+  url = (await startServer()).url
+})
+afterAll(closeServers)
 
 interface Entry {
   seq: number

@@ -1,16 +1,14 @@
 /**
- * The shipped Postman collection (issue #16), run by newman against the built CLI as QA's CI runs it:
- * every assertion passes on a default server, every folder runs, the run leaves its session reset and
+ * The shipped Postman collection, run by newman against the standalone server as QA's CI runs it (the server
+ * started in this process; the CLI as a process is tested in test/cli/): every assertion passes on a default server, every folder runs, the run leaves its session reset and
  * other sessions untouched, and a server that answers differently makes the collection fail.
  */
 import { readFileSync } from 'node:fs'
-import { mkdtemp, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import newman, { type NewmanRunExecution, type NewmanRunFailure, type NewmanRunSummary } from 'newman'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { PLAN_LIMITS } from '../../src/spec.js'
-import { ensureBuilt, killClis, ROOT, startCli } from './support.js'
+import { closeServers, ROOT, startServer } from './support.js'
 
 const COLLECTION = join(ROOT, 'postman', 'petstore-mock.postman_collection.json')
 
@@ -41,17 +39,16 @@ function failuresOf(summary: NewmanRunSummary): string[] {
 /** The folder an executed request belongs to. */
 const folderOf = (execution: NewmanRunExecution): string => (execution.item as unknown as { parent(): { name: string } }).parent().name
 
-beforeAll(ensureBuilt, 90_000)
-afterAll(killClis)
+afterAll(closeServers)
 
 describe('the Postman collection against a default server', () => {
   let url = ''
   let summary: NewmanRunSummary
 
   beforeAll(async () => {
-    url = (await startCli(['--port', '0', '--seed', '1', '--log', 'silent'])).url
+    url = (await startServer({ seed: 1 })).url
     summary = await runCollection(url)
-  }, 90_000)
+  })
 
   it('passes every assertion', () => {
     expect(failuresOf(summary)).toEqual([])
@@ -86,17 +83,10 @@ describe('the Postman collection against a default server', () => {
 })
 
 it('fails where the server answers otherwise: Retry-After as an HTTP-date', async () => {
-  const dir = await mkdtemp(join(tmpdir(), 'petstore-postman-'))
-  try {
-    const config = join(dir, 'http-date.json')
-    await writeFile(config, JSON.stringify({ rateLimit: { retryAfterFormat: 'http-date' } }))
-    const { url } = await startCli(['--port', '0', '--log', 'silent', '--config', config])
-    const summary = await runCollection(url)
-    expect(failuresOf(summary).map((failure) => failure.replace(/ \(.*\)$/s, ''))).toEqual([
-      'Errors / 429 once the minute is used up: Retry-After is a whole number of seconds',
-      'Admin / Rate-limited: the first request is 429: 429 rate_limited with a numeric Retry-After within the minute',
-    ])
-  } finally {
-    await rm(dir, { recursive: true, force: true })
-  }
-}, 90_000)
+  const { url } = await startServer({ rateLimit: { retryAfterFormat: 'http-date' } })
+  const summary = await runCollection(url)
+  expect(failuresOf(summary).map((failure) => failure.replace(/ \(.*\)$/s, ''))).toEqual([
+    'Errors / 429 once the minute is used up: Retry-After is a whole number of seconds',
+    'Admin / Rate-limited: the first request is 429: 429 rate_limited with a numeric Retry-After within the minute',
+  ])
+})
