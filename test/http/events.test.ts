@@ -1,12 +1,12 @@
 /**
- * `GET /__mock/events` of the built CLI over loopback (issue #16): the server-sent events the control
+ * `GET /__mock/events` of the standalone server over loopback (started in this process): the server-sent events the control
  * panel follows, read here with fetch and a small SSE parser, as any client reads them.
  */
 import { readFile } from 'node:fs/promises'
 import { request as httpRequest } from 'node:http'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { auth, type Cli, ensureBuilt, eventually, killClis, ROOT, sleep, startCli } from './support.js'
+import { auth, closeServers, ensureBuilt, eventually, ROOT, sleep, startServer } from './support.js'
 
 beforeAll(ensureBuilt)
 
@@ -162,13 +162,11 @@ async function expectError(response: Response, status: number, code: string): Pr
 }
 
 describe('GET /__mock/events', () => {
-  let cli: Cli
   let url: string
   beforeAll(async () => {
-    cli = await startCli(['--port', '0', '--log', 'silent'])
-    url = cli.url
+    url = (await startServer()).url
   })
-  afterAll(killClis)
+  afterAll(closeServers)
 
   it('answers as an event stream that starts with retry and hello (session, scenario, clock)', async () => {
     await freeze(url, 'hello-1')
@@ -353,10 +351,10 @@ describe('GET /__mock/events', () => {
 })
 
 describe('GET /__mock/events: limits', () => {
-  afterEach(killClis)
+  afterEach(closeServers)
 
   it('answers the 101st stream 503 too_many_event_streams with Retry-After, and takes a new one once streams close', async () => {
-    const { url } = await startCli(['--port', '0', '--log', 'silent'])
+    const { url } = await startServer()
     const streams = await Promise.all(
       Array.from({ length: 100 }, (_, i) => openStream(url, '/__mock/events', withSession(`many-${i % 5}`))),
     )
@@ -382,7 +380,7 @@ describe('GET /__mock/events: limits', () => {
   })
 
   it('does not leave a stream silent when its session is evicted (--max-sessions): it ends, or follows the session', async () => {
-    const { url } = await startCli(['--port', '0', '--log', 'silent', '--max-sessions', '1'])
+    const { url } = await startServer({ maxSessions: 1 })
     const stream = await openStream(url, '/__mock/events?session=evicted-a')
     await stream.next((event) => event.event === 'hello')
     // One live session at most: using another evicts evicted-a; using evicted-a again makes it anew.
@@ -397,26 +395,26 @@ describe('GET /__mock/events: limits', () => {
     expect(outcome).not.toBe('silent')
   })
 
-  it('ends open streams when the server stops (SIGTERM), and the process exits', async () => {
-    const cli = await startCli(['--port', '0', '--log', 'silent'])
-    const stream = await openStream(cli.url)
+  // The CLI closes the server on SIGTERM (test/cli/cli.test.ts); here, closing it must not wait on open streams.
+  it('ends open streams when the server stops, so that close() finishes', async () => {
+    const { server, url } = await startServer()
+    const stream = await openStream(url)
     await stream.next((event) => event.event === 'hello')
-    cli.child.kill('SIGTERM')
     // A stream the server did not end would hold it open for good: the ceiling only makes that failure say so.
     const result = await Promise.race([
-      Promise.all([stream.ended, cli.exited]).then(([, exit]) => exit),
-      sleep(30_000).then(() => 'still running 30 s after SIGTERM' as const),
+      Promise.all([stream.ended, server.close()]).then(() => 'closed' as const),
+      sleep(30_000).then(() => 'still open 30 s after close()' as const),
     ])
-    expect(result).toEqual({ code: 0, signal: null })
+    expect(result).toBe('closed')
   })
 })
 
 describe('GET /__mock/ui and /__mock/events with --admin-token', () => {
   let url: string
   beforeAll(async () => {
-    url = (await startCli(['--port', '0', '--log', 'silent', '--admin-token', 'panel-s3cret'])).url
+    url = (await startServer({ adminToken: 'panel-s3cret' })).url
   })
-  afterAll(killClis)
+  afterAll(closeServers)
 
   it('serves the panel page without the token', async () => {
     const response = await fetch(`${url}/__mock/ui`)
