@@ -8,7 +8,7 @@ import { cp, mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
-import { afterAll, beforeAll, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { ensureBuilt, ROOT } from '../http/support.js'
 
 const run = promisify(execFile)
@@ -38,37 +38,55 @@ beforeAll(async () => {
   await cp(join(ROOT, 'dist'), join(app, 'dist'), { recursive: true })
 }, 240_000)
 
+afterEach(() => {
+  server?.kill('SIGKILL')
+})
+
 afterAll(async () => {
   server?.kill('SIGKILL')
   await rm(app, { recursive: true, force: true })
 })
 
-it('builds on the current Node LTS and installs from the lock file in both stages', () => {
+it('builds on the current Node LTS in both stages', () => {
   expect(dockerfile).toMatch(/^FROM node:24-slim AS build$/m)
   expect(dockerfile).toMatch(/^FROM node:24-slim$/m)
+})
+
+it('installs from the lock file in both stages', () => {
   expect(dockerfile.match(/^RUN npm ci /gm)).toHaveLength(2)
   expect(dockerfile).not.toMatch(/npm install/)
 })
 
-it('starts from the installed runtime stage, and its HEALTHCHECK passes while health is ok', async () => {
+/** Starts the runtime stage's ENTRYPOINT on a loopback port and waits for its banner; `out` is what it printed. */
+async function startRuntime() {
   const entry = execForm('ENTRYPOINT').map((part) => part.replace('/app', app))
   const port = String(4300 + Math.floor(Math.random() * 500))
   const env = { ...process.env, NODE_ENV: 'production', PETSTORE_HOST: '127.0.0.1', PETSTORE_PORT: port, PETSTORE_LOG: 'silent' }
-  server = spawn(entry[0] as string, [...entry.slice(1)], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  const started = spawn(entry[0] as string, [...entry.slice(1)], { cwd: app, env, stdio: ['ignore', 'pipe', 'pipe'] })
+  server = started
   let out = ''
-  server.stdout?.on('data', (chunk: Buffer) => {
+  started.stdout?.on('data', (chunk: Buffer) => {
     out += chunk.toString()
   })
   const deadline = Date.now() + 15_000
   while (!out.includes('Ctrl-C to stop.') && Date.now() < deadline) await new Promise((done) => setTimeout(done, 50))
+  return { env, out, port, started }
+}
+
+it('starts from the installed runtime stage', async () => {
+  const { out, port } = await startRuntime()
   expect(out).toContain(`listening on http://127.0.0.1:${port}/v1`)
+}, 30_000)
+
+it('passes its HEALTHCHECK only while the server is up', async () => {
+  const { env, started } = await startRuntime()
   const check = execForm('HEALTHCHECK')
   const probe = await run(check[0] as string, check.slice(1), { env, timeout: 10_000 }).then(
     () => 0,
     (error: { code?: number }) => error.code ?? 1,
   )
   expect(probe).toBe(0)
-  server.kill('SIGKILL')
+  started.kill('SIGKILL')
   const down = await run(check[0] as string, check.slice(1), { env, timeout: 10_000 }).then(
     () => 0,
     (error: { code?: number }) => error.code ?? 1,
