@@ -124,17 +124,8 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true })
 })
 
-it('packs the built entries, the scenarios, the docs and the licence, and no tests, source maps or sources', () => {
+it('packs the built entries, the scenarios, the docs, the licence', () => {
   const paths = packed.map((file) => file.path)
-  expect(
-    paths.filter(
-      (path) =>
-        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
-          path,
-        ),
-    ),
-  ).toEqual([])
-  expect(paths.filter((path) => /\.test\.|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
   expect(paths).toContain('LICENSE')
   // Issue #16: the Postman collection, and the control panel's modules the server serves.
   expect(paths).toContain('postman/petstore-mock.postman_collection.json')
@@ -147,7 +138,21 @@ it('packs the built entries, the scenarios, the docs and the licence, and no tes
   expect(paths).toContain('config.schema.json')
 })
 
-it('starts with `npx petstore-mock --port 0` and answers GET /v1/pets', async () => {
+it('packs no tests, source maps, sources or any file outside its folders', () => {
+  const paths = packed.map((file) => file.path)
+  expect(
+    paths.filter(
+      (path) =>
+        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
+          path,
+        ),
+    ),
+  ).toEqual([])
+  expect(paths.filter((path) => /\.test\.|\.map$|(?<!\.d)\.ts$/.test(path))).toEqual([])
+})
+
+/** Starts `npx petstore-mock --port 0` in the temporary project and waits for its banner. */
+async function startWithNpx() {
   // Its own process group, so the stop reaches the server and not only npx.
   const child = spawn('npx', ['petstore-mock', '--port', '0', '--log', 'silent'], { cwd: project, detached: true })
   children.add(child)
@@ -166,23 +171,46 @@ it('starts with `npx petstore-mock --port 0` and answers GET /v1/pets', async ()
     child.on('exit', (code) => reject(new Error(`npx petstore-mock exited with ${code}:\n${output}`)))
     setTimeout(() => reject(new Error(`No banner from npx petstore-mock within 60 s:\n${output}`)), 60_000).unref()
   })
-  expect(stdout.split('\n')[0]).toBe(`petstore-mock ${pkg.version} listening on ${url}`)
-
-  const response = await fetch(`${url}/pets?limit=3`, { headers: { Authorization: 'Bearer test-free' } })
-  expect(response.status).toBe(200)
-  expect(response.headers.get('x-ratelimit-limit')).toBe('60')
-  expect(await response.json()).toHaveLength(3)
-
   // npx itself dies of the signal; the server's own clean stop is what its log says. Waited for until the pipe
   // closes, which the server (npx's child, holding the same stdout) does only when it exits: npx's own exit may
   // come before the server's last line is read.
   const exited = new Promise<void>((resolve) => child.on('close', () => resolve()))
-  process.kill(-(child.pid as number), 'SIGTERM')
-  await exited
-  expect(stdout).toContain('petstore-mock: SIGTERM, finishing in-flight requests')
+  const stop = async (): Promise<void> => {
+    process.kill(-(child.pid as number), 'SIGTERM')
+    await exited
+  }
+  return { url, stdout: () => stdout, stop }
+}
+
+it('starts with `npx petstore-mock --port 0`, printing its banner', async () => {
+  const { url, stdout, stop } = await startWithNpx()
+  expect(stdout().split('\n')[0]).toBe(`petstore-mock ${pkg.version} listening on ${url}`)
+  await stop()
 })
 
-it('type-checks a strict NodeNext TypeScript file that imports petstore-mock/node, and runs it through setupServer', async () => {
+it('answers GET /v1/pets when started with npx', async () => {
+  const { url, stop } = await startWithNpx()
+  const response = await fetch(`${url}/pets?limit=3`, { headers: { Authorization: 'Bearer test-free' } })
+  expect(response.status).toBe(200)
+  expect(response.headers.get('x-ratelimit-limit')).toBe('60')
+  expect(await response.json()).toHaveLength(3)
+  await stop()
+})
+
+it('stops cleanly on SIGTERM when started with npx', async () => {
+  const { stdout, stop } = await startWithNpx()
+  await stop()
+  expect(stdout()).toContain('petstore-mock: SIGTERM, finishing in-flight requests')
+})
+
+let nodeCheck: Promise<void> | undefined
+/** Writes a strict NodeNext TypeScript file that imports petstore-mock/node and compiles it, once for both tests. */
+const compileNodeCheck = (): Promise<void> => {
+  nodeCheck ??= writeAndCompileNodeCheck()
+  return nodeCheck
+}
+
+async function writeAndCompileNodeCheck(): Promise<void> {
   await writeFile(
     join(project, 'tsconfig.json'),
     JSON.stringify({
@@ -211,11 +239,20 @@ it('type-checks a strict NodeNext TypeScript file that imports petstore-mock/nod
     ].join('\n'),
   )
   await sh(process.execPath, [TSC, '-p', 'tsconfig.json'])
+}
+
+it('type-checks a strict NodeNext TypeScript file that imports petstore-mock/node', async () => {
+  // sh rejects with the compiler's output on any error.
+  await compileNodeCheck()
+})
+
+it('runs a file that imports petstore-mock/node through setupServer', async () => {
+  await compileNodeCheck()
   const { stdout } = await sh(process.execPath, ['out/node-check.js'])
   expect(JSON.parse(stdout)).toEqual({ status: 200, limit: '300', pets: 5, journal: 1, middleware: 'function' })
 })
 
-it('resolves the core, the http server, the scenario files and their JSON Schema by their exports', async () => {
+it('resolves by their exports the core, the http server, the scenario files, their JSON Schema', async () => {
   await writeFile(
     join(project, 'exports-check.mjs'),
     [
@@ -341,32 +378,41 @@ it('runs examples/node-test with node --test against the tarball', async () => {
   for (const test of tests) expect(stdout).toContain(`✔ ${test}`)
 })
 
-it('type-checks expect(petStore).toHaveNoRetryViolations() with vitest 4 and with Jest, and not without the augmentation', async () => {
-  const jestCheck = [
-    "import { expect } from '@jest/globals'",
-    "import { createPetStore } from 'petstore-mock'",
-    "import { petStoreMatchers } from 'petstore-mock/jest'",
-    '',
-    'expect.extend(petStoreMatchers)',
-    'const petStore = createPetStore({ seed: 1 })',
-    'expect(petStore).toHaveNoRetryViolations()',
-    'expect(petStore).not.toHaveBackedOff()',
-    'const resolved: Promise<void> = expect(Promise.resolve(petStore)).resolves.toHaveNoRetryViolations()',
-    'await resolved',
-    '',
-  ].join('\n')
-  const [vitest, jest, missing, unknown] = await Promise.all([
-    typeCheck('vitest-check.ts', VITEST_CHECK),
-    typeCheck('jest-check.ts', jestCheck),
-    typeCheck('vitest-missing.ts', WITHOUT_AUGMENTATION, { skipLibCheck: true }),
-    typeCheck('vitest-unknown.ts', VITEST_CHECK.replace('toHaveNoRetryViolations', 'toHaveNoSuchMatcher'), { skipLibCheck: true }),
-  ])
+const JEST_CHECK = [
+  "import { expect } from '@jest/globals'",
+  "import { createPetStore } from 'petstore-mock'",
+  "import { petStoreMatchers } from 'petstore-mock/jest'",
+  '',
+  'expect.extend(petStoreMatchers)',
+  'const petStore = createPetStore({ seed: 1 })',
+  'expect(petStore).toHaveNoRetryViolations()',
+  'expect(petStore).not.toHaveBackedOff()',
+  'const resolved: Promise<void> = expect(Promise.resolve(petStore)).resolves.toHaveNoRetryViolations()',
+  'await resolved',
+  '',
+].join('\n')
+
+it('type-checks expect(petStore).toHaveNoRetryViolations() with vitest 4', async () => {
+  const vitest = await typeCheck('vitest-check.ts', VITEST_CHECK)
   expect(vitest).toEqual({ ok: true, output: '' })
+})
+
+it('type-checks expect(petStore).toHaveNoRetryViolations() with Jest', async () => {
+  const jest = await typeCheck('jest-check.ts', JEST_CHECK)
   expect(jest).toEqual({ ok: true, output: '' })
+})
+
+it('does not type-check expect(petStore).toHaveNoRetryViolations() with vitest 4 without the augmentation', async () => {
+  const missing = await typeCheck('vitest-missing.ts', WITHOUT_AUGMENTATION, { skipLibCheck: true })
   // Without `import 'petstore-mock/vitest'` the same file fails, so it is the augmentation that makes it pass.
   expect(missing.ok).toBe(false)
   expect(missing.output).toContain("error TS2339: Property 'toHaveNoRetryViolations' does not exist on type 'Assertion<PetStore>'")
-  // And vitest's Assertion is not `any`: a matcher that does not exist is an error.
+})
+
+it("refuses a matcher that does not exist: vitest 4's Assertion is not `any`", async () => {
+  const unknown = await typeCheck('vitest-unknown.ts', VITEST_CHECK.replace('toHaveNoRetryViolations', 'toHaveNoSuchMatcher'), {
+    skipLibCheck: true,
+  })
   expect(unknown.ok).toBe(false)
   expect(unknown.output).toContain("error TS2339: Property 'toHaveNoSuchMatcher' does not exist")
 })
