@@ -1,7 +1,8 @@
 /**
- * How much memory a piece of work leaves behind, between two full collections: the measure of the memory regression
- * tests (a view that keeps a whole body alive, a pet's text kept as a tree of pieces). Array buffers count as well as
- * the heap: the store packs the pets' texts into them (issue #18), and those bytes are as real as the heap's.
+ * How much memory a piece of work leaves behind, between two full collections: the measure of the in-process memory
+ * table (`bench/memory-in-process.ts`: a view that keeps a whole body alive, a pet's text kept as a tree of pieces).
+ * Array buffers count as well as the heap: the store packs the pets' texts into them (issue #18), and those bytes are
+ * as real as the heap's. A figure of this machine's heap, so a bench row and never a test (docs/benchmarks.md).
  */
 import { setFlagsFromString } from 'node:v8'
 import { runInNewContext } from 'node:vm'
