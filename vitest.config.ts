@@ -9,7 +9,7 @@ const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta
  * time-based behaviour runs on the manual clock and waits poll for a condition, so the timeouts below are ceilings
  * for a busy machine, not budgets. Budgets live in bench/ (docs/benchmarks.md).
  */
-const BUSY_MACHINE = { testTimeout: 60_000, hookTimeout: 120_000 }
+const BUSY_MACHINE = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 20_000 } } }
 
 export default defineConfig({
   test: {
@@ -41,9 +41,9 @@ export default defineConfig({
       // The folder layers and the import rules.
       { test: { name: 'architecture', include: ['test/architecture/**/*.test.ts'], ...BUSY_MACHINE } },
       // The packed tarball installed into a fresh project, and the Dockerfile's runtime stage.
-      { test: { name: 'package', include: ['test/package/**/*.test.ts'], testTimeout: 240_000, hookTimeout: 300_000 } },
+      { test: { name: 'package', include: ['test/package/**/*.test.ts'], ...BUSY_MACHINE, testTimeout: 240_000, hookTimeout: 300_000 } },
       // Chromium (Debian's, driven by playwright-core): the service worker, the conformance suite, the panel.
-      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], testTimeout: 90_000, hookTimeout: 180_000 } },
+      { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], ...BUSY_MACHINE, testTimeout: 90_000, hookTimeout: 180_000 } },
       {
         // The examples import the package by name, as users do; here the name points at the source.
         resolve: {
