@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { createPetStore } from '../create-pet-store.js'
-import { createWorld } from './create-world.js'
+import { createPetStore } from '../../src/create-pet-store.js'
+import { createWorld } from '../../src/world/create-world.js'
 
 describe('createWorld', () => {
   it('serves the API without msw handlers or a collection', async () => {
