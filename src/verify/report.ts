@@ -3,26 +3,48 @@
  */
 import type { CheckResult, VerifyReport } from './types.js'
 
-const REDACTED = '<redacted key>'
+/** What a key is replaced with: the first of these that leaves no key in the text (see `redact`). */
+const MARKERS = ['<redacted key>', '[redacted]', '***'] as const
+
+/** A marker that shares no character with any key: no key can occur in it, nor across its edges. */
+function disjointMarker(secrets: readonly string[]): string {
+  const used = new Set([...secrets.join('')])
+  let code = 0x2022
+  while (used.has(String.fromCodePoint(code))) code += 1
+  return String.fromCodePoint(code).repeat(3)
+}
 
 /**
- * `text` with every key replaced (a target may echo a key back in a header or body, and URLs may hold one).
+ * `text` with every key replaced (a target may echo a key back in a header or body, and URLs may hold one). A key
+ * may also occur in the marker itself (`e`, `key`) or across its edge (`>x`): then the next marker is tried, and the
+ * last one shares no character with any key, so the text returned never holds one
+ * (test/in-process/verify-redaction.test.ts).
  *
  * @example
  * redact('Bearer sk-live-1234', ['sk-live-1234']) // 'Bearer <redacted key>'
  */
 export function redact(text: string, secrets: readonly string[]): string {
-  let out = text
-  for (const secret of secrets) if (secret !== '') out = out.split(secret).join(REDACTED)
-  return out
+  const given = secrets.filter((secret) => secret !== '')
+  const holdsKey = (candidate: string) => given.some((secret) => candidate.includes(secret))
+  const replaced = (marker: string) => given.reduce((out, secret) => out.split(secret).join(marker), text)
+  if (!holdsKey(text)) return text
+  for (const marker of MARKERS) {
+    const out = replaced(marker)
+    if (!holdsKey(out)) return out
+  }
+  return replaced(disjointMarker(given))
 }
 
-/** A copy of `value` with every string (and key of an object) redacted. */
+/**
+ * A copy of `value` with every string value redacted. The names of its fields are its own shape, never a secret,
+ * and stay as they are: a key such as `checks` or `e` renamed them, and the report could not be read
+ * (test/in-process/verify-redaction.test.ts).
+ */
 export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   if (typeof value === 'string') return redact(value, secrets) as T
   if (Array.isArray(value)) return value.map((item) => redactDeep(item, secrets)) as T
   if (typeof value === 'object' && value !== null) {
-    return Object.fromEntries(Object.entries(value).map(([key, item]) => [redact(key, secrets), redactDeep(item, secrets)])) as T
+    return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, redactDeep(item, secrets)])) as T
   }
   return value
 }
