@@ -97,7 +97,7 @@ interface Answered {
   label: string
 }
 
-/** Sends 300 random requests (or as many as 8 s allow), handing each answer to `check`. */
+/** Sends 300 random requests, handing each answer to `check`. */
 function fuzz(check: (answered: Answered) => void): Promise<void> {
   return fc.assert(
     fc.asyncProperty(
@@ -113,7 +113,7 @@ function fuzz(check: (answered: Answered) => void): Promise<void> {
         if (authorization !== undefined && isHeaderSafe(authorization)) headers['authorization'] = authorization
         if (contentType !== undefined && isHeaderSafe(contentType)) headers['content-type'] = contentType
         if (session !== undefined && isHeaderSafe(session)) headers['x-mock-session'] = session
-        const init: RequestInit = { method, headers, signal: AbortSignal.timeout(5_000) }
+        const init: RequestInit = { method, headers, signal: AbortSignal.timeout(20_000) }
         if (body !== undefined && method !== 'GET' && method !== 'HEAD') init.body = body
         const response = await fetch(`${url}${path}${query}`, init)
         const text = await response.text()
@@ -121,7 +121,7 @@ function fuzz(check: (answered: Answered) => void): Promise<void> {
         check({ method, status: response.status, text, label })
       },
     ),
-    { numRuns: 300, interruptAfterTimeLimit: 8_000, markInterruptAsFailure: false },
+    { numRuns: 300 },
   )
 }
 
@@ -134,7 +134,7 @@ it('never answers 5xx but the documented 501, over 300 random requests', async (
       else expect(text, label).toContain('"code":"not_implemented"')
     } else expect(status, label).toBeLessThan(500)
   })
-}, 10_000)
+})
 
 it('answers every 4xx with an Error body naming its status, over 300 random requests', async () => {
   await fuzz(({ method, status, text, label }) => {
@@ -146,4 +146,4 @@ it('answers every 4xx with an Error body naming its status, over 300 random requ
       expect(typeof error['message'], label).toBe('string')
     }
   })
-}, 10_000)
+})

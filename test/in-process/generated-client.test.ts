@@ -132,7 +132,7 @@ beforeAll(async () => {
   expect(config.errors).toEqual([])
   const program = ts.createProgram(config.fileNames, config.options)
   diagnostics = new Map(config.fileNames.map((file) => [file, ts.getPreEmitDiagnostics(program, program.getSourceFile(file))]))
-}, 20_000)
+})
 
 afterAll(() => {
   if (dir !== '') rmSync(dir, { recursive: true, force: true })

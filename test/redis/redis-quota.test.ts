@@ -16,7 +16,7 @@ let link: RedisLink
 beforeAll(async () => {
   redis = await startRedis()
   link = await connectRedis(redis.url)
-}, 30_000)
+})
 
 afterAll(async () => {
   await link?.close()
