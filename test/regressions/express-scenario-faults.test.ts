@@ -56,7 +56,7 @@ it('waits for a latency fault before answering', async () => {
   expect(entry?.durationMs).toBeGreaterThanOrEqual(300)
 })
 
-it('answers a status fault with its Error body and Retry-After', async () => {
+it('answers a status fault with an Error response that carries its Retry-After', async () => {
   const { base } = await withScenario([{ chaos: true, fault: { type: 'status', status: 503, retryAfter: 7 } }])
   const response = await fetch(`${base}/pets`, { headers: auth })
   expect(response.status).toBe(503)

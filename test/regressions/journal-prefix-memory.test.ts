@@ -11,7 +11,8 @@ import { createJournalBudget } from '../../src/core/journal-budget.js'
 
 const BODY = 900 * 1024
 
-it('keeps the first 16 KiB and the size of each of 300 distinct 0.9 MiB bodies, counted as such', () => {
+/** A journal with an ample budget that has recorded 300 requests, each with a distinct 0.9 MiB body. */
+function journalOf300Bodies() {
   const budget = createJournalBudget(1024 * 1024 * 1024)
   const journal = createJournal({ limit: 1_000, now: () => 0, budget })
   const bodies: string[] = []
@@ -25,12 +26,21 @@ it('keeps the first 16 KiB and the size of each of 300 distinct 0.9 MiB bodies, 
       { arrival: i + 1 },
     )
   }
+  return { budget, journal, bodies }
+}
+
+it('keeps the first 16 KiB of each of 300 distinct 0.9 MiB bodies with the size of the whole body', () => {
+  const { journal, bodies } = journalOf300Bodies()
   const entries = journal.all()
   expect(entries).toHaveLength(300)
   entries.forEach((entry, i) => {
     expect(entry.bodyText).toBe(bodies[i]?.slice(0, BODY_PREFIX_CHARS))
     expect(entry).toMatchObject({ bodyTruncated: true, bodySize: bodies[i]?.length })
   })
+})
+
+it('counts what it keeps of 300 distinct 0.9 MiB bodies at under an eighth of a body each, dropping none', () => {
+  const { budget } = journalOf300Bodies()
   // The journal's own account of the bytes it holds, the storage of each prefix included: an eighth of a body each
   // at most, where the bodies were 270 MB.
   expect(budget.bytes / 300).toBeLessThan(BODY / 8)

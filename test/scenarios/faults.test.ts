@@ -73,27 +73,40 @@ describe('fault scoping', () => {
     expect(seen).toEqual(['502', '502', '200', '200'])
   })
 
-  it('scopes a fault to an operation, a method and a key', async () => {
-    const petStore = createPetStore({
-      scenario: 'custom',
-      scenarios: [
-        scenario([
-          { chaos: true, match: { operation: 'createPet', key: 'test-free' }, fault: { type: 'status', status: 503, retryAfter: 5 } },
-        ]),
-      ],
-    })
-    const post = (key: string) =>
-      petStore.fetch('/v1/pets', {
-        method: 'POST',
-        headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
-        body: '{"name":"a","categoryId":1}',
+  describe('scoped to createPet for the key test-free', () => {
+    const scoped = () => {
+      const petStore = createPetStore({
+        scenario: 'custom',
+        scenarios: [
+          scenario([
+            { chaos: true, match: { operation: 'createPet', key: 'test-free' }, fault: { type: 'status', status: 503, retryAfter: 5 } },
+          ]),
+        ],
       })
-    const failed = await post('test-free')
-    expect(failed.status).toBe(503)
-    expect(failed.headers.get('retry-after')).toBe('5')
-    expect(await failed.json()).toEqual({ code: 'service_unavailable', message: expect.stringContaining('chaos'), status: 503 })
-    expect((await post('test-pro')).status).toBe(201)
-    expect((await petStore.fetch('/v1/pets', { headers: { authorization: 'Bearer test-free' } })).status).toBe(200)
+      const post = (key: string) =>
+        petStore.fetch('/v1/pets', {
+          method: 'POST',
+          headers: { authorization: `Bearer ${key}`, 'content-type': 'application/json' },
+          body: '{"name":"a","categoryId":1}',
+        })
+      return { petStore, post }
+    }
+
+    it("fails test-free's createPet with the fault's 503 Error, Retry-After included", async () => {
+      const failed = await scoped().post('test-free')
+      expect(failed.status).toBe(503)
+      expect(failed.headers.get('retry-after')).toBe('5')
+      expect(await failed.json()).toEqual({ code: 'service_unavailable', message: expect.stringContaining('chaos'), status: 503 })
+    })
+
+    it("serves another key's createPet", async () => {
+      expect((await scoped().post('test-pro')).status).toBe(201)
+    })
+
+    it("serves test-free's other operations", async () => {
+      const { petStore } = scoped()
+      expect((await petStore.fetch('/v1/pets', { headers: { authorization: 'Bearer test-free' } })).status).toBe(200)
+    })
   })
 
   it('serves a truncated or malformed body that is not JSON', async () => {
@@ -115,7 +128,7 @@ describe('fault scoping', () => {
     expect(petStore.journal.all()).toMatchObject([{ path: '/v1/pets', fault: 'timeout' }])
   })
 
-  it('records the scenario and the fault in the journal', async () => {
+  it('records in the journal which scenario fault answered a request', async () => {
     const petStore = createPetStore({ scenario: 'outage' })
     await petStore.fetch('/v1/pets', { headers: auth })
     expect(petStore.journal.all()).toMatchObject([{ status: 503, scenario: 'outage', fault: 'status-503', code: 'service_unavailable' }])
@@ -150,11 +163,21 @@ describe('network errors', () => {
     let server: PetStoreServer | undefined
     afterEach(() => server?.close())
 
-    it('resets the connection and keeps serving', async () => {
+    /** Starts the server with the network-error scenario and sends it the request the fault matches. */
+    const startAndSendFirst = async () => {
       server = createPetStoreServer({ port: 0, log: 'silent', ...networkError })
       const url = await server.listen()
       const error = await fetch(`${url}/v1/pets`, { headers: auth }).catch((e: unknown) => e)
+      return { url, error }
+    }
+
+    it('resets the connection of the request the fault matches', async () => {
+      const { error } = await startAndSendFirst()
       expect(error).toBeInstanceOf(TypeError)
+    })
+
+    it('keeps serving after the connection it reset', async () => {
+      const { url } = await startAndSendFirst()
       expect((await fetch(`${url}/v1/pets`, { headers: auth })).status).toBe(200)
       expect((await fetch(`${url}/__mock/health`)).status).toBe(200)
     })
@@ -170,7 +193,7 @@ describe('choosing a scenario', () => {
     expect(petStore.scenario).toBe('default')
   })
 
-  it('answers an unknown X-Mock-Scenario with 400 and the known names', async () => {
+  it('answers an unknown X-Mock-Scenario with a 400 Error that suggests a known name', async () => {
     const petStore = createPetStore()
     const response = await petStore.fetch('/v1/pets', { headers: { ...auth, 'x-mock-scenario': 'sold-out-store' } })
     expect(response.status).toBe(400)
@@ -181,24 +204,33 @@ describe('choosing a scenario', () => {
     })
   })
 
-  it('refuses an unknown scenario name with the known ones and a suggestion', () => {
+  it('refuses an unknown scenario name with an error listing the known ones, the closest suggested', () => {
     expect(() => createPetStore({ scenario: 'sold-out-store' })).toThrow(
       /\[petstore-mock\] Unknown scenario "sold-out-store"\. Known scenarios: after-sunset, .*unauthorized\. Did you mean "sold-out"\?/,
     )
   })
 
-  it('refuses a scenario whose undocumented fault is not marked chaos, naming the field and the fix', () => {
+  it('refuses a scenario whose undocumented fault is not marked chaos, naming the field to set to true', () => {
     const bad = scenario([{ fault: { type: 'status', status: 503 } }])
     expect(() => createPetStore({ scenario: 'custom', scenarios: [bad] })).toThrow(
       /Invalid scenario from the scenarios option: faults\[0\]\.chaos: must be true/,
     )
   })
 
-  it('switches a world with useScenario() and keeps the old world on a bad name', async () => {
+  const switchedToSoldOut = async () => {
     const petStore = createPetStore()
     await petStore.useScenario('sold-out')
+    return petStore
+  }
+
+  it('switches a world to another scenario with useScenario()', async () => {
+    const petStore = await switchedToSoldOut()
     expect(petStore.scenario).toBe('sold-out')
     expect(await (await petStore.fetch('/v1/pets?status=available', { headers: auth })).json()).toEqual([])
+  })
+
+  it('keeps the current scenario when useScenario() is given an unknown name', async () => {
+    const petStore = await switchedToSoldOut()
     await expect(petStore.useScenario('nope')).rejects.toThrow(/Unknown scenario "nope"/)
     expect(petStore.scenario).toBe('sold-out')
   })
@@ -227,15 +259,26 @@ describe('files', () => {
     expect(await readFile(new URL('../../scenarios/scenario.schema.json', import.meta.url), 'utf8')).toBe(scenarioJsonSchema())
   })
 
-  it('writes byte-identical fixtures for the same seed and different ones for another', async () => {
+  /** Writes fixtures of 200 pets for each seed, each into its own folder, and reads each file back. */
+  const fixturesOf = async (...seeds: number[]) => {
     const dir = await mkdtemp(join(tmpdir(), 'fixtures-'))
-    const [a] = await writeFixtures({ seed: 42, pets: 200, out: join(dir, 'a') })
-    const [b] = await writeFixtures({ seed: 42, pets: 200, out: join(dir, 'b') })
-    const [c] = await writeFixtures({ seed: 43, pets: 200, out: join(dir, 'c') })
-    const read = (file: string | undefined) => readFile(file as string)
-    expect((await read(a)).equals(await read(b))).toBe(true)
-    expect((await read(a)).equals(await read(c))).toBe(false)
-    expect(JSON.parse((await read(a)).toString()).pets).toHaveLength(200)
+    const files = []
+    for (const [i, seed] of seeds.entries()) {
+      const [file] = await writeFixtures({ seed, pets: 200, out: join(dir, String(i)) })
+      files.push(await readFile(file as string))
+    }
+    return files
+  }
+
+  it('writes byte-identical fixtures of 200 pets for the same seed', async () => {
+    const [a, b] = (await fixturesOf(42, 42)) as [Buffer, Buffer]
+    expect(a.equals(b)).toBe(true)
+    expect(JSON.parse(a.toString()).pets).toHaveLength(200)
+  })
+
+  it('writes different fixtures for another seed', async () => {
+    const [a, c] = (await fixturesOf(42, 43)) as [Buffer, Buffer]
+    expect(a.equals(c)).toBe(false)
   })
 })
 
