@@ -27,7 +27,7 @@ beforeEach(async () => {
 })
 
 describe('rate limits in-process', () => {
-  it('answers the 61st request of a Free key in a minute with 429 and every header', async () => {
+  it('answers the 61st request of a Free key in a minute with a 429 carrying every rate-limit header', async () => {
     const sixtieth = await send(60)
     expect(sixtieth.status).toBe(200)
     expect(sixtieth.headers.get('x-ratelimit-remaining')).toBe('0')
@@ -67,26 +67,38 @@ describe('rate limits in-process', () => {
     })
   })
 
-  it('counts requests answered 400 and 404', async () => {
+  it('counts requests answered with a 4xx error (400, 404) against the minute quota', async () => {
     await get('/pets?limit=0')
     await get('/pets/999999')
     const response = await get('/pets')
     expect(response.headers.get('x-ratelimit-remaining')).toBe('57')
   })
 
-  it('does not count a request without a valid key, and reports the Free minute window on the 401', async () => {
-    const response = await fetch(`${BASE}/pets`)
+  const withoutKey = () => fetch(`${BASE}/pets`)
+
+  it('reports the Free minute window on the 401 to a request without a valid key', async () => {
+    const response = await withoutKey()
     expect(response.status).toBe(401)
     expect(response.headers.get('x-ratelimit-limit')).toBe('60')
     expect(response.headers.get('x-ratelimit-remaining')).toBe('60')
+  })
+
+  it('does not count a request without a valid key', async () => {
+    await withoutKey()
     expect((await get('/pets')).headers.get('x-ratelimit-remaining')).toBe('59')
   })
 
-  it('bans a key that keeps retrying before Retry-After, and lifts the ban after 15 minutes', async () => {
+  /** Uses up the Free minute, then retries early five times: four answered rate_limited, the fifth `banned`. */
+  async function retryEarlyFiveTimes() {
     await send(61)
     const early = await send(4)
-    expect(await errorCode(early)).toBe('rate_limited')
     const banned = await get('/pets')
+    return { early, banned }
+  }
+
+  it('bans a key that keeps retrying before Retry-After for 15 minutes', async () => {
+    const { early, banned } = await retryEarlyFiveTimes()
+    expect(await errorCode(early)).toBe('rate_limited')
     expect(banned.status).toBe(429)
     expect(await errorCode(banned)).toBe('key_temporarily_banned')
     expect(banned.headers.get('retry-after')).toBe('900')
@@ -94,7 +106,11 @@ describe('rate limits in-process', () => {
     const stillBanned = await get('/pets')
     expect(await errorCode(stillBanned)).toBe('key_temporarily_banned')
     expect(stillBanned.headers.get('retry-after')).toBe('300')
-    petStore.clock.advance(5 * 60_000)
+  })
+
+  it('lifts a ban 15 minutes after it began', async () => {
+    await retryEarlyFiveTimes()
+    petStore.clock.advance(15 * 60_000)
     expect((await get('/pets')).status).toBe(200)
   })
 
@@ -113,16 +129,24 @@ describe('rate limits in-process', () => {
     expect(response.headers.get('x-ratelimit-remaining')).toBe('59')
   })
 
-  it('serves the deprecated endpoint with its headers before the sunset and 410 from it', async () => {
-    petStore.clock.set('2030-12-04T23:59:59Z')
-    const before = await get('/pets/1', 'test-pro')
-    expect(before.status).toBe(200)
-    expect(before.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
-    petStore.clock.advance(1_000)
-    const after = await get('/pets/1', 'test-pro')
-    expect(after.status).toBe(410)
-    expect(after.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
-    expect(await after.json()).toEqual({ code: 'gone', message: expect.stringContaining('GET /v1/pets'), status: 410 })
+  describe('the deprecated getPet, a second before its sunset', () => {
+    beforeEach(() => {
+      petStore.clock.set('2030-12-04T23:59:59Z')
+    })
+
+    it('serves it with its Sunset header', async () => {
+      const before = await get('/pets/1', 'test-pro')
+      expect(before.status).toBe(200)
+      expect(before.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+    })
+
+    it('answers it with 410 from the sunset on, its Sunset header still sent', async () => {
+      petStore.clock.advance(1_000)
+      const after = await get('/pets/1', 'test-pro')
+      expect(after.status).toBe(410)
+      expect(after.headers.get('sunset')).toBe('Thu, 05 Dec 2030 00:00:00 GMT')
+      expect(await after.json()).toEqual({ code: 'gone', message: expect.stringContaining('GET /v1/pets'), status: 410 })
+    })
   })
 
   it('returns the clock to real time on reset()', async () => {

@@ -15,14 +15,19 @@ describe('the request journal', () => {
     expect(petStore.journal.all().map((entry) => entry.seq)).toEqual([3, 4, 5])
   })
 
-  it('records time on the store clock, the request, the redacted key, the answer and its rate-limit headers', async () => {
+  /** A world at noon whose journal holds one POST /v1/pets of the key test-free. */
+  const journalOfOnePost = async () => {
     const petStore = createPetStore({ clock: NOON })
     await petStore.fetch('/v1/pets?limit=2', {
       method: 'POST',
       headers: { authorization: 'Bearer test-free', 'content-type': 'application/json' },
       body: '{"name":"Rex","categoryId":9223372036854775807}',
     })
-    const [entry] = petStore.journal.all()
+    return petStore.journal.all()
+  }
+
+  it('records an exchange as one entry: its time on the store clock, the request, the answer with its rate-limit headers', async () => {
+    const [entry] = await journalOfOnePost()
     expect(entry).toEqual({
       seq: 1,
       at: Date.parse(NOON),
@@ -52,18 +57,42 @@ describe('the request journal', () => {
       responseBodyTruncated: false,
     })
     expect(entry?.durationMs).toBeGreaterThanOrEqual(0)
-    expect(JSON.stringify(petStore.journal.all(), (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('test-free')
   })
 
-  it('finds entries by method, path, status, plan and code', async () => {
-    const petStore = createPetStore()
-    await get(petStore, '/v1/pets')
-    await get(petStore, '/v1/pets/999', 'test-free')
-    await petStore.fetch('/v1/pets')
-    expect(petStore.journal.find({ status: 404 }).map((e) => e.path)).toEqual(['/v1/pets/999'])
-    expect(petStore.journal.find({ path: /^\/v1\/pets\/\d+$/ })).toHaveLength(1)
-    expect(petStore.journal.find({ method: 'get', plan: 'pro' })).toHaveLength(1)
-    expect(petStore.journal.find({ code: 'unauthorized' })).toMatchObject([{ key: undefined, status: 401 }])
+  it('keeps the API key out of the journal, redacted wherever it appears', async () => {
+    const entries = await journalOfOnePost()
+    expect(JSON.stringify(entries, (_k, v) => (typeof v === 'bigint' ? String(v) : v))).not.toContain('test-free')
+  })
+
+  describe('find()', () => {
+    /** A journal of three exchanges: a Pro list, a Free 404, a list without a key. */
+    const journalOfThree = async () => {
+      const petStore = createPetStore()
+      await get(petStore, '/v1/pets')
+      await get(petStore, '/v1/pets/999', 'test-free')
+      await petStore.fetch('/v1/pets')
+      return petStore.journal
+    }
+
+    it('finds entries by status', async () => {
+      const journal = await journalOfThree()
+      expect(journal.find({ status: 404 }).map((e) => e.path)).toEqual(['/v1/pets/999'])
+    })
+
+    it('finds entries by a path pattern', async () => {
+      const journal = await journalOfThree()
+      expect(journal.find({ path: /^\/v1\/pets\/\d+$/ })).toHaveLength(1)
+    })
+
+    it('finds entries matching every field of a filter at once, the method in any case', async () => {
+      const journal = await journalOfThree()
+      expect(journal.find({ method: 'get', plan: 'pro' })).toHaveLength(1)
+    })
+
+    it('finds entries by error code', async () => {
+      const journal = await journalOfThree()
+      expect(journal.find({ code: 'unauthorized' })).toMatchObject([{ key: undefined, status: 401 }])
+    })
   })
 
   it('empties on clear()', async () => {
@@ -133,31 +162,56 @@ describe('the journal budget', () => {
       { arrival: 1 },
     )
 
-  it('drops the oldest entries of any journal once the journals together hold more than the cap, and counts them', () => {
+  /** Two journals sharing a 20,000-byte cap, three entries of about 1,000 bytes recorded in each, a's first. */
+  const twoJournalsOverTheCap = () => {
     const budget = createJournalBudget(20_000)
     const a = createJournal({ limit: 1000, now: () => 0, budget })
     const b = createJournal({ limit: 1000, now: () => 0, budget })
     for (let i = 0; i < 3; i++) record(a, `/a/${i}`)
     for (let i = 0; i < 3; i++) record(b, `/b/${i}`)
+    return { budget, a, b }
+  }
+
+  it('drops the oldest entries of any journal once the journals together hold more than the cap', () => {
+    const { budget, a, b } = twoJournalsOverTheCap()
     expect(budget.bytes).toBeLessThanOrEqual(20_000)
-    expect(budget.dropped).toBeGreaterThan(0)
     const kept = [...a.all(), ...b.all()].map((entry) => entry.path)
     // The oldest go first, whichever journal they are in: the newest of b is always kept.
     expect(kept).toContain('/b/2')
     expect(kept).not.toContain('/a/0')
+  })
+
+  it('counts the entries it drops to stay within the cap', () => {
+    const { budget, a, b } = twoJournalsOverTheCap()
+    expect(budget.dropped).toBeGreaterThan(0)
     expect(a.all().length + b.all().length + budget.dropped).toBe(6)
   })
 
-  it('keeps no entry larger than the whole cap, counts it, and still tells listeners (a cap of 1 byte used to fail every request)', async () => {
-    const budget = createJournalBudget(1)
-    const journal = createJournal({ limit: 1000, now: () => 0, budget })
-    const told: number[] = []
-    journal.listen((seq) => told.push(seq))
-    for (let i = 0; i < 3; i++) record(journal, `/p/${i}`)
-    expect(journal.all()).toEqual([])
-    expect(budget).toMatchObject({ bytes: 0, dropped: 3 })
-    expect(told).toEqual([1, 2, 3])
+  describe('with entries larger than the whole cap', () => {
+    /** A journal under a 1-byte cap, told of three entries of about 1,000 bytes; `told` is what its listener heard. */
+    const underOneByte = () => {
+      const budget = createJournalBudget(1)
+      const journal = createJournal({ limit: 1000, now: () => 0, budget })
+      const told: number[] = []
+      journal.listen((seq) => told.push(seq))
+      for (let i = 0; i < 3; i++) record(journal, `/p/${i}`)
+      return { budget, journal, told }
+    }
 
+    it('keeps none of them', () => {
+      expect(underOneByte().journal.all()).toEqual([])
+    })
+
+    it('counts each of them as dropped', () => {
+      expect(underOneByte().budget).toMatchObject({ bytes: 0, dropped: 3 })
+    })
+
+    it('still tells listeners of each of them', () => {
+      expect(underOneByte().told).toEqual([1, 2, 3])
+    })
+  })
+
+  it('answers requests under a journal cap of 1 byte, keeping no entry (it used to fail every request)', async () => {
     const petStore = createPetStore({ journalMaxBytes: 1 })
     const response = await get(petStore, '/v1/pets?limit=1')
     expect(response.status).toBe(200)
