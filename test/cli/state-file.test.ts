@@ -46,7 +46,7 @@ describe('state file of the server', () => {
     const state = await eventually(async () => {
       const text = await readFile(file, 'utf8').catch(() => undefined)
       return text?.includes('Saved-early') ? (JSON.parse(text) as StateFile) : undefined
-    }, 4_000)
+    })
     expect(state.version).toBe(1)
     expect(petNames(state)).toContain('Saved-early')
   })
@@ -125,7 +125,7 @@ describe('state file of the server', () => {
 })
 
 describe('state file of the CLI', () => {
-  beforeAll(ensureBuilt, 90_000)
+  beforeAll(ensureBuilt)
 
   it('loads the state a SIGTERM saved', async () => {
     const first = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])
@@ -139,7 +139,7 @@ describe('state file of the CLI', () => {
       name: 'Survivor',
       categoryId: 4,
     })
-  }, 10_000)
+  })
 
   // With --fsync the creates of a turn are written together and their answers wait for that write (issue #18).
   for (const extra of [[], ['--fsync']]) {
@@ -178,7 +178,7 @@ describe('state file of the CLI', () => {
       const final = (await (await fetch(`${last.url}/__mock/state`)).json()) as { pets: { name: string }[] }
       const names = new Set(final.pets.map((pet) => pet.name))
       expect(acknowledged.filter((name) => !names.has(name))).toEqual([])
-    }, 40_000)
+    })
   }
 
   /** Switches the qa session to sold-out and freezes its clock, kills the CLI with -9 and starts it again. */
@@ -204,14 +204,14 @@ describe('state file of the CLI', () => {
     }[]
     expect(pets.length).toBeGreaterThan(0)
     expect(pets.every((pet) => pet.status === 'sold')).toBe(true)
-  }, 15_000)
+  })
 
   it('keeps a frozen clock it answered across kill -9', async () => {
     const second = await adminChangesThenKill9()
     expect(await (await fetch(`${second.url}/__mock/clock`, { headers: session('qa') })).json()).toMatchObject({
       now: '2030-12-05T00:00:00.000Z',
     })
-  }, 15_000)
+  })
 
   it('refuses to start with exit code 2 when the folder of the state file is missing', async () => {
     const result = await runCli(['--port', '0', '--state-file', join(dir, 'no-such-folder', 'state.json')])
@@ -237,7 +237,7 @@ describe('state file of the CLI', () => {
     const health = await eventually(async () => {
       const body = (await (await fetch(`${cli.url}/__mock/health`)).json()) as { status: string; reason?: string }
       return body.status === 'degraded' ? body : undefined
-    }, 5_000)
+    })
     return { cli, health }
   }
 
@@ -245,14 +245,14 @@ describe('state file of the CLI', () => {
     const { cli, health } = await savingFails()
     expect(health.reason).toContain('state.json')
     expect(cli.stderr()).toContain('Could not write the state file')
-  }, 15_000)
+  })
 
   it('exits non-zero when the final save fails', async () => {
     const { cli } = await savingFails()
     cli.child.kill('SIGTERM')
     expect((await cli.exited).code).toBe(1)
     expect(cli.stderr()).toContain('could not save the state at shutdown')
-  }, 15_000)
+  })
 })
 
 describe('state file details', () => {
@@ -317,7 +317,7 @@ describe('state file details', () => {
       name: 'After the tear',
       categoryId: 2,
     })
-  }, 15_000)
+  })
 
   it('replays the log segments a snapshot left behind, oldest first, then the log', async () => {
     const first = await startServer({ stateFile: file })
