@@ -71,7 +71,12 @@ export const ConfigSchema = z
       .url({ protocol: /^https?$/ })
       .optional()
       .meta({ description: 'Forward what the mock does not define to this base address, e.g. https://staging.example/v1' }),
-    proxyTimeoutMs: whole(1).optional().meta({ description: 'A proxied request not answered after this gets 504 (default 10000)' }),
+    proxyTimeoutMs: whole(1)
+      .optional()
+      .meta({ description: 'A proxied request not answered, body included, after this gets 504 (default 10000)' }),
+    proxyMaxBodyBytes: whole(1)
+      .optional()
+      .meta({ description: 'A proxied answer with a larger body gets 502; the upstream is read no further (default 8388608)' }),
     adminToken: z.string().min(1).optional().meta({ description: 'Bearer token of /__mock (prefer PETSTORE_ADMIN_TOKEN)' }),
     handlers: path.optional().meta({ description: 'A module of your own msw handlers' }),
     stateFile: path.optional().meta({ description: 'Where to keep the sessions across restarts' }),

@@ -64,8 +64,10 @@ export interface PetStoreOptions {
    * group, other paths and methods) are forwarded there and its answers relayed. Default: none (404, 405, 501).
    */
   proxy?: string
-  /** How long a `proxy` request may take before it is answered 504. Default 10,000 ms. */
+  /** How long a `proxy` request may take, its answer's body included, before it is answered 504. Default 10,000 ms. */
   proxyTimeoutMs?: number
+  /** The largest `proxy` answer body relayed, in bytes: the upstream's reading stops past it and the answer is 502. Default 8 MiB. */
+  proxyMaxBodyBytes?: number
   /** The fetch that reaches the `proxy` (createPetStore passes one that msw does not intercept). Default the global fetch. */
   proxyFetch?: typeof fetch
   /** Rate-limit and ban settings. */
@@ -103,8 +105,11 @@ export interface ResolvedOptions {
   /** The scenario the world starts in. */
   readonly scenario: Scenario
   /** Where requests the mock does not define go, if anywhere. */
-  readonly proxy: { target: string; timeoutMs: number; fetch: typeof fetch } | undefined
+  readonly proxy: { target: string; timeoutMs: number; maxBodyBytes: number; fetch: typeof fetch } | undefined
 }
+
+/** The largest upstream body `proxy` relays by default: far above any Pet Store answer, and a bound on what one request holds. */
+export const DEFAULT_PROXY_MAX_BODY_BYTES = 8 * 1024 * 1024
 
 /** A misuse of the library: a TypeError whose message names the option and the fix. */
 export function misuse(message: string): never {
@@ -216,6 +221,7 @@ function resolveProxy(options: PetStoreOptions): ResolvedOptions['proxy'] {
   return {
     target: options.proxy.replace(/\/+$/, ''),
     timeoutMs: positive(options.proxyTimeoutMs, 10_000, 'proxyTimeoutMs'),
+    maxBodyBytes: wholeNumber(options.proxyMaxBodyBytes ?? DEFAULT_PROXY_MAX_BODY_BYTES, 'proxyMaxBodyBytes', 1),
     fetch: options.proxyFetch ?? ((input, init) => globalThis.fetch(input, init)),
   }
 }
