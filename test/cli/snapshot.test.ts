@@ -58,20 +58,29 @@ async function readWritten(file: string): Promise<WorldSnapshot> {
   return world
 }
 
-/** A stand-in deployment that answers the n-th request (from 0) as `answer` says, recording when each arrived. */
+/**
+ * A stand-in deployment that answers the n-th request (from 0) as `answer` says. Like a real deployment, it holds the
+ * client to the wait it last asked for (`notBefore`, a time on this machine's clock) and records each request that came
+ * before it in `early`: the order of events, not a measured duration.
+ */
 async function startFake(
-  answer: (n: number, request: IncomingMessage) => { status: number; headers?: Record<string, string>; body: string },
+  answer: (n: number, request: IncomingMessage) => { status: number; headers?: Record<string, string>; body: string; notBefore?: number },
 ) {
   const arrivals: number[] = []
+  const early: number[] = []
+  let notBefore = 0
   const fake = createServer((request, response) => {
-    arrivals.push(Date.now())
-    const { status, headers = {}, body } = answer(arrivals.length - 1, request)
+    const n = arrivals.length
+    arrivals.push(n)
+    if (Date.now() < notBefore) early.push(n)
+    const { status, headers = {}, body, notBefore: next } = answer(n, request)
+    if (next !== undefined) notBefore = next
     response.writeHead(status, { 'content-type': 'application/json', ...headers }).end(body)
   })
   fakes.push(fake)
   await new Promise<void>((done) => fake.listen(0, '127.0.0.1', done))
   const { port } = fake.address() as { port: number }
-  return { url: `http://127.0.0.1:${port}/v1`, arrivals }
+  return { url: `http://127.0.0.1:${port}/v1`, arrivals, early }
 }
 
 type Run = Awaited<ReturnType<typeof runCli>>
@@ -99,11 +108,15 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
     await rm(out, { recursive: true, force: true })
   })
 
-  it('exits 0 and never prints the key', () => {
-    for (const run of Object.values(runs)) {
-      expect(run.code, run.stderr).toBe(0)
-      expect(run.stdout + run.stderr).not.toContain(KEY)
-    }
+  it('exits 0 from each of the three runs', () => {
+    for (const run of Object.values(runs)) expect(run.code, run.stderr).toBe(0)
+  })
+
+  it('never prints the key', () => {
+    for (const run of Object.values(runs)) expect(run.stdout + run.stderr).not.toContain(KEY)
+  })
+
+  it('reports each listing it reads on stderr', () => {
     expect(runs.state.stderr).toContain('reading status=sold… ')
   })
 
@@ -124,14 +137,17 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
     expect(await getPet(copy, 'test-pro', EXACT.id)).toBe(`{"id":${EXACT.id},"name":"Exact","categoryId":${INT64_MAX},"status":"pending"}`)
   })
 
-  it('reads at most 100 pets per listing, and says so when one comes back full', async () => {
+  it('reads at most 100 pets per listing', async () => {
     const counts = [...runs.state.stderr.matchAll(/reading [^…]+… (\d+) pets/g)].map((match) => Number(match[1]))
     expect(counts).toHaveLength(4)
     expect(Math.max(...counts)).toBe(100)
-    expect(runs.state.stderr).toMatch(/at most 100 pets per status, ~400 in all/)
-    expect(runs.state.stderr).toContain("came back with 100 pets, the API's page maximum")
     // 251 pets, but a full listing hides those past its 100th.
     expect((await readWritten(files.state)).pets.length).toBeLessThan(251)
+  })
+
+  it('warns when a listing comes back full', () => {
+    expect(runs.state.stderr).toMatch(/at most 100 pets per status, ~400 in all/)
+    expect(runs.state.stderr).toContain("came back with 100 pets, the API's page maximum")
   })
 
   it('writes with --format world the body PUT /__mock/state takes', async () => {
@@ -150,13 +166,23 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
     expect(runs.small.stderr).toMatch(/wrote 10 pets, the 10 lowest ids of \d+ read \(--max\)/)
   })
 
-  it('exits 1 naming the status when the target answers 401, and writes nothing', async () => {
+  /** Runs a snapshot of the target with a key it does not know, writing to `file`. */
+  const withWrongKey = async () => {
     const file = join(dir, 'staging.json')
     const run = await runCli(['snapshot', '--target', `${target.url}/v1`, '--key', 'wrong-key-5678', '--out', file])
+    return { file, run }
+  }
+
+  it('exits 1 naming the status when the target answers 401', async () => {
+    const { run } = await withWrongKey()
     expect(run.code).toBe(1)
     expect(run.stderr).toMatch(/the target answered 401 \(unauthorized/)
     expect(run.stderr).toContain('Check --key')
     expect(run.stderr).not.toContain('wrong-key-5678')
+  })
+
+  it('writes nothing when the target answers 401', async () => {
+    const { file } = await withWrongKey()
     expect(await stat(file).catch(() => undefined)).toBeUndefined()
   })
 })
@@ -179,27 +205,44 @@ describe('petstore-mock snapshot against other targets', () => {
     expect(run.stderr).toContain(`cannot reach http://127.0.0.1:${port}/v1/pets`)
   })
 
-  it('waits for the rate-limit window and for Retry-After, never sending early', async () => {
-    let resetAt = 0
+  describe('that ask it to wait', () => {
     const pets = '[{"id":9007199254740993,"name":"Big","categoryId":1,"status":"sold"}]'
-    const { url, arrivals } = await startFake((n) => {
-      if (n === 0) {
-        resetAt = Math.ceil(Date.now() / 1000) + 1
-        return { status: 200, headers: { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }, body: '[]' }
-      }
-      if (n === 1)
-        return { status: 429, headers: { 'retry-after': '1' }, body: '{"code":"rate_limited","message":"Slow down.","status":429}' }
-      return { status: 200, headers: { 'x-ratelimit-remaining': '5' }, body: pets }
+    const served = { status: 200, headers: { 'x-ratelimit-remaining': '5' }, body: pets }
+
+    /** Snapshots a fake that answers its first request with `first`, every later one with one pet. */
+    const snapshotOf = async (first: () => ReturnType<Parameters<typeof startFake>[0]>) => {
+      const fake = await startFake((n) => (n === 0 ? first() : served))
+      const file = join(dir, 'fake.json')
+      const run = await runCli(['snapshot', '--target', fake.url, '--key', KEY, '--out', file])
+      return { ...fake, file, run }
+    }
+
+    it('waits for the rate-limit window to reset before its next request', async () => {
+      const { run, arrivals, early, file } = await snapshotOf(() => {
+        const resetAt = Math.ceil(Date.now() / 1000) + 1
+        const headers = { 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': String(resetAt) }
+        return { status: 200, headers, body: '[]', notBefore: resetAt * 1000 }
+      })
+      expect(run.code, run.stderr).toBe(0)
+      expect(arrivals).toHaveLength(4)
+      expect(early, 'requests sent before X-RateLimit-Reset').toEqual([])
+      expect(run.stderr).toMatch(/waiting \d s: the target says no request is left .*X-RateLimit-Reset/)
+      expect((await readWritten(file)).pets).toEqual([{ id: 9007199254740993n, name: 'Big', categoryId: 1n, status: 'sold' }])
     })
-    const file = join(dir, 'fake.json')
-    const run = await runCli(['snapshot', '--target', url, '--key', KEY, '--out', file])
-    expect(run.code, run.stderr).toBe(0)
-    expect(arrivals).toHaveLength(5)
-    expect(arrivals[1]).toBeGreaterThanOrEqual(resetAt * 1000)
-    expect((arrivals[2] ?? 0) - (arrivals[1] ?? 0)).toBeGreaterThanOrEqual(1000)
-    expect(run.stderr).toMatch(/waiting \d s: the target says no request is left .*X-RateLimit-Reset/)
-    expect(run.stderr).toMatch(/waiting \d s: the target answered 429 \(rate_limited\) with Retry-After: 1/)
-    expect((await readWritten(file)).pets).toEqual([{ id: 9007199254740993n, name: 'Big', categoryId: 1n, status: 'sold' }])
+
+    it('waits out Retry-After before sending a refused request again', async () => {
+      const { run, arrivals, early, file } = await snapshotOf(() => ({
+        status: 429,
+        headers: { 'retry-after': '1' },
+        body: '{"code":"rate_limited","message":"Slow down.","status":429}',
+        notBefore: Date.now() + 1000,
+      }))
+      expect(run.code, run.stderr).toBe(0)
+      expect(arrivals).toHaveLength(5)
+      expect(early, 'requests sent before Retry-After had passed').toEqual([])
+      expect(run.stderr).toMatch(/waiting \d s: the target answered 429 \(rate_limited\) with Retry-After: 1/)
+      expect((await readWritten(file)).pets).toEqual([{ id: 9007199254740993n, name: 'Big', categoryId: 1n, status: 'sold' }])
+    })
   })
 
   it('refuses an --out whose change log or log segments a running or crashed server left, naming them', async () => {
@@ -211,13 +254,16 @@ describe('petstore-mock snapshot against other targets', () => {
     expect(run.stderr).toContain('Stop that server and delete it, or pick another --out.')
   })
 
-  it('exits 2 naming the fix for a usage error, and lists every option in --help', async () => {
+  it('exits 2 naming the fix for a usage error', async () => {
     const missing = await runCli(['snapshot', '--target', 'http://127.0.0.1:1/v1', '--key', KEY])
     expect(missing.code).toBe(2)
     expect(missing.stderr).toContain('petstore-mock snapshot: --out FILE is required')
     const notV1 = await runCli(['snapshot', '--target', 'http://127.0.0.1:1/', '--key', KEY, '--out', join(dir, 'x.json')])
     expect(notV1.code).toBe(2)
     expect(notV1.stderr).toContain('ending with /v1')
+  })
+
+  it('lists every option in --help', async () => {
     const help = await runCli(['snapshot', '--help'])
     expect(help.code).toBe(0)
     for (const option of ['--target', '--key', '--out', '--format', '--max', '--max-wait', '--help']) expect(help.stdout).toContain(option)
