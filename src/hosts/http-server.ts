@@ -174,6 +174,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     router,
   )
   server.on('clientError', answerMalformed)
+  // Without this listener node answers every `Expect: 100-continue` with 100 Continue, whatever the body's size.
+  server.on('checkContinue', router.checkContinue)
 
   return {
     sessions,

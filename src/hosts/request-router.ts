@@ -83,11 +83,17 @@ function toAdmin(exchange: ServerExchange, parts: RouterParts): void {
   )
 }
 
+/** The router: the server's `request` handler, and its `checkContinue` handler (`Expect: 100-continue`). */
+export type RequestRouter = ((req: IncomingMessage, res: ServerResponse) => void) & {
+  readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void
+}
+
 /**
  * @example
- * const server = createServer(createRequestRouter(parts))
+ * const router = createRequestRouter(parts)
+ * const server = createServer(router).on('checkContinue', router.checkContinue)
  */
-export function createRequestRouter(parts: RouterParts): (req: IncomingMessage, res: ServerResponse) => void {
+export function createRequestRouter(parts: RouterParts): RequestRouter {
   const { sessions, corsOrigin, userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
 
   const serve = (exchange: ServerExchange, body: Body | undefined): void => {
@@ -107,7 +113,8 @@ export function createRequestRouter(parts: RouterParts): (req: IncomingMessage, 
     serve(exchange, body)
   }
 
-  const route = (exchange: ServerExchange): void => {
+  /** `known`: the body's fate decided before reading it (an `Expect: 100-continue` declaring too many bytes). */
+  const route = (exchange: ServerExchange, known?: Body): void => {
     const { req, res, path } = exchange
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       answerPreflight(exchange, parts)
@@ -124,6 +131,10 @@ export function createRequestRouter(parts: RouterParts): (req: IncomingMessage, 
       return
     }
     exchange.world = world
+    if (known !== undefined) {
+      serve(exchange, known)
+      return
+    }
     if (userHandlers.length > 0) {
       serveWithUserHandlers(exchange).catch((error: unknown) => delivery.fail(exchange, error))
       return
@@ -147,7 +158,8 @@ export function createRequestRouter(parts: RouterParts): (req: IncomingMessage, 
     )
   }
 
-  return (req, res) => {
+  /** `expectsContinue`: the client waits for 100 Continue before it sends the body (`Expect: 100-continue`). */
+  const start = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     const origin = req.headers.origin
     const { path, query } = splitUrl(req.url ?? '/')
     const exchange: ServerExchange = {
@@ -161,9 +173,30 @@ export function createRequestRouter(parts: RouterParts): (req: IncomingMessage, 
       closeAfter: false,
     }
     try {
-      route(exchange)
+      if (!expectsContinue || !tooLargeToContinue(req, path, maxBodyBytes)) {
+        if (expectsContinue) res.writeContinue()
+        route(exchange)
+        return
+      }
+      // RFC 9110 section 10.1.1: a final status instead of 100 Continue; the body was never asked for, so the
+      // connection closes after the answer (test/http/expect-continue-too-large.test.ts).
+      exchange.closeAfter = true
+      route(exchange, TOO_LARGE_UNREAD)
     } catch (error) {
       delivery.fail(exchange, error)
     }
   }
+
+  const router = (req: IncomingMessage, res: ServerResponse): void => start(req, res, false)
+  return Object.assign(router, { checkContinue: (req: IncomingMessage, res: ServerResponse): void => start(req, res, true) })
+}
+
+/** The body of a request answered before it was sent: too large, never read. */
+const TOO_LARGE_UNREAD: Body = Object.freeze({ text: undefined, tooLarge: true, abandoned: true })
+
+/** An API request whose `Content-Length` is over the body limit: answered at once rather than asked for its body. */
+function tooLargeToContinue(req: IncomingMessage, path: string, maxBodyBytes: number): boolean {
+  if (path === '/__mock' || path.startsWith('/__mock/')) return false
+  const length = Number(req.headers['content-length'])
+  return Number.isFinite(length) && length > maxBodyBytes
 }
