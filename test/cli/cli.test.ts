@@ -44,7 +44,7 @@ describe('usage', () => {
     expect(await declaredOptions()).toEqual(expect.arrayContaining(EXPECTED_OPTIONS))
   })
 
-  it('lists every option of src/cli.ts and its environment variable with --help, and exits 0', async () => {
+  it('prints every option of src/cli.ts with its environment variable for --help', async () => {
     const { code, stdout, stderr } = await runCli(['--help'])
     expect(code).toBe(0)
     expect(stderr).toBe('')
@@ -57,14 +57,14 @@ describe('usage', () => {
     expect(stdout).toMatch(/--max-semi-space-size=16[\s\S]*--single-threaded-gc[\s\S]*--no-single-threaded-gc/)
   })
 
-  it('prints the version with --version and exits 0', async () => {
+  it('prints the version for --version', async () => {
     const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
     const { code, stdout } = await runCli(['--version'])
     expect(code).toBe(0)
     expect(stdout.trim()).toBe(pkg.version)
   })
 
-  it('refuses an unknown option with exit code 2 and a message naming it', async () => {
+  it('refuses an unknown option with exit code 2, naming it', async () => {
     const { code, stdout, stderr } = await runCli(['--bogus'])
     expect(code).toBe(2)
     expect(stdout).toBe('')
@@ -114,7 +114,7 @@ describe('usage', () => {
 })
 
 describe('start-up', () => {
-  it('prints a banner with the base URL, the four test keys and plans, and the admin URL', async () => {
+  it('prints a banner naming the base URL, each test key with its plan, the admin URL', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'])
     const banner = cli.stdout()
     expect(cli.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
@@ -128,6 +128,10 @@ describe('start-up', () => {
       expect(banner).toMatch(new RegExp(`${key}\\s+${plan}\\b`))
     }
     expect(banner).toContain(`${cli.url}/__mock`)
+  })
+
+  it('serves the API at the URLs its banner names', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent'])
     expect((await listPets(cli.url)).status).toBe(200)
     expect((await fetch(`${cli.url}/__mock/health`)).status).toBe(200)
   })
@@ -138,15 +142,23 @@ describe('start-up', () => {
     expect(await (await listPets(cli.url)).text()).toBe(await expected.text())
   })
 
-  it('reads the admin token and the CORS origins from the environment', async () => {
-    const cli = await startCli([], {
+  /** The CLI started with an admin token and a CORS origin from the environment. */
+  const startWithTokenAndOrigin = () =>
+    startCli([], {
       PETSTORE_PORT: '0',
       PETSTORE_ADMIN_TOKEN: 'env-token',
       PETSTORE_CORS_ORIGIN: 'http://localhost:5173',
       PETSTORE_LOG: 'silent',
     })
+
+  it('reads the admin token from PETSTORE_ADMIN_TOKEN', async () => {
+    const cli = await startWithTokenAndOrigin()
     expect((await fetch(`${cli.url}/__mock/clock`)).status).toBe(401)
     expect((await fetch(`${cli.url}/__mock/clock`, { headers: auth('env-token') })).status).toBe(200)
+  })
+
+  it('reads the CORS origins from PETSTORE_CORS_ORIGIN', async () => {
+    const cli = await startWithTokenAndOrigin()
     const other = await fetch(`${cli.url}/v1/pets`, { headers: auth('test-pro', { origin: 'https://evil.example' }) })
     expect(other.headers.get('access-control-allow-origin')).toBeNull()
     const allowed = await fetch(`${cli.url}/v1/pets`, { headers: auth('test-pro', { origin: 'http://localhost:5173' }) })
@@ -175,29 +187,47 @@ describe('start-up', () => {
 const commandLine = async (pid: number | undefined) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')
 
 describe('on one CPU (decisions 016 and 018)', () => {
-  it("keeps the collector on the server's thread under taskset -c 0, the way each V8 does it best, says so, and serves as ever", async () => {
-    const cli = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath])
-    // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
-    if (Number.parseInt(process.versions.v8, 10) < 13) {
+  /** The CLI under taskset -c 0. CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen. */
+  const onOneCpu = () => startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath])
+  const beforeV8_13 = () => Number.parseInt(process.versions.v8, 10) < 13
+
+  it("keeps the collector on the server's thread under taskset -c 0, the way each V8 does it best", async () => {
+    const cli = await onOneCpu()
+    if (beforeV8_13()) expect(await commandLine(cli.child.pid)).not.toContain('--single-threaded-gc')
+    else expect(await commandLine(cli.child.pid)).toContain('--single-threaded-gc')
+  })
+
+  it('says under taskset -c 0 where the collector runs, naming the decision', async () => {
+    const cli = await onOneCpu()
+    if (beforeV8_13()) {
       expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
-      expect(await commandLine(cli.child.pid)).not.toContain('--single-threaded-gc')
     } else {
       expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 collects on the server's thread only.*decision 018/m)
       expect(cli.stdout()).not.toContain('decision 016')
-      expect(await commandLine(cli.child.pid)).toContain('--single-threaded-gc')
     }
+  })
+
+  it('serves as ever under taskset -c 0', async () => {
+    const cli = await onOneCpu()
     expect((await listPets(cli.url)).status).toBe(200)
+  })
+
+  it('exits 0 on SIGTERM under taskset -c 0', async () => {
+    const cli = await onOneCpu()
     cli.child.kill('SIGTERM')
     expect(await cli.exited).toEqual({ code: 0, signal: null })
   })
 
-  it("leaves the collector to V8 when node was started with the user's choice, and on several CPUs", async () => {
+  it("leaves the collector to V8 when node was started with the user's choice", async () => {
     for (const choice of ['--concurrent-marking', '--no-single-threaded-gc']) {
       const chosen = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath, choice])
       expect(chosen.stdout(), choice).not.toContain('GC: one CPU')
       expect(await commandLine(chosen.child.pid), choice).not.toContain('--single-threaded-gc')
     }
-    // Two CPUs for certain, whatever the runner's own affinity; a machine without two cannot run this half.
+  })
+
+  it('leaves the collector to V8 on several CPUs', async () => {
+    // Two CPUs for certain, whatever the runner's own affinity; a machine without two cannot run this test.
     expect(
       availableParallelism(),
       'the CLI on several CPUs needs a machine with two or more (src/hosts/one-cpu.test.ts decides on given facts)',
@@ -219,18 +249,29 @@ describe('the young generation (decision 017)', () => {
     return Number.parseInt(v8 ?? '0', 10) >= 13 && Number(limit) > 2.25 * 2 ** 30
   }
 
-  it('from V8 13 on, starts node again in the same process with a 16 MB semi-space, says so, serves, and stops by its pid', async () => {
-    const cli = await startCli(['--port', '0', '--log', 'silent'])
+  // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
+  const start = () => startCli(['--port', '0', '--log', 'silent'])
+
+  it('from V8 13 on, starts node again in the same process with a 16 MB semi-space', async () => {
+    const cli = await start()
+    if (replaces()) expect(await commandLine(cli.child.pid)).toContain('--max-semi-space-size=16')
+    else expect(await commandLine(cli.child.pid)).not.toContain('--max-semi-space-size=16')
+  })
+
+  it('prints the GC line of decision 017 in its banner exactly when it starts node with a 16 MB semi-space', async () => {
+    const cli = await start()
     const line = /^ {2}GC: a young generation of 16 MB a semi-space.*decision 017/m
-    // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
-    if (replaces()) {
-      expect(await commandLine(cli.child.pid)).toContain('--max-semi-space-size=16')
-      expect(cli.stdout()).toMatch(line)
-    } else {
-      expect(await commandLine(cli.child.pid)).not.toContain('--max-semi-space-size=16')
-      expect(cli.stdout()).not.toMatch(line)
-    }
+    if (replaces()) expect(cli.stdout()).toMatch(line)
+    else expect(cli.stdout()).not.toMatch(line)
+  })
+
+  it('serves from the node it started', async () => {
+    const cli = await start()
     expect((await listPets(cli.url)).status).toBe(200)
+  })
+
+  it('stops by the pid it started with, exiting 0 on SIGTERM', async () => {
+    const cli = await start()
     cli.child.kill('SIGTERM')
     expect(await cli.exited).toEqual({ code: 0, signal: null })
   })
@@ -326,7 +367,7 @@ describe('--handlers', () => {
     expect((await fetch(`${cli.url}/v1/store/orders`)).status).toBe(200)
   })
 
-  it('refuses a module exporting no handlers with exit code 2 and a clear message', async () => {
+  it('refuses a module exporting no handlers with exit code 2, saying so', async () => {
     const { code, stdout, stderr } = await runCli(['--port', '0', '--handlers', join(FIXTURES, 'no-handlers.mjs')])
     expect(code).toBe(2)
     expect(stdout).toBe('')
