@@ -220,6 +220,8 @@ function valueOptions(get: Lookup, label: Label): PetStoreServerOptions {
 export interface ParsedCli {
   options: PetStoreServerOptions
   config?: string
+  /** Where the address to listen on came from (`--host`, `PETSTORE_HOST`, the config file), for a message about it. */
+  hostLabel: string
 }
 
 export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ParsedCli | 'help' | 'version'> {
@@ -275,5 +277,6 @@ async function withFiles(get: Lookup, label: Label): Promise<ParsedCli> {
     // The readers' messages name the folder or module and the fix.
     throw new UsageError(plainMessage(error))
   }
-  return config === undefined ? { options } : { options, config: resolve(config) }
+  const hostLabel = get('host') !== undefined ? label('host') : options.host !== undefined ? '"host" of the config file' : '--host'
+  return config === undefined ? { options, hostLabel } : { options, config: resolve(config), hostLabel }
 }

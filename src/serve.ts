@@ -42,6 +42,22 @@ function banner(url: string, options: PetStoreServerOptions, config: string | un
   ].join('\n')
 }
 
+/** Errors of a listen address that is no address of this machine, or a name that resolves to none. */
+const NOT_OURS = new Set(['EADDRNOTAVAIL', 'EAFNOSUPPORT'])
+const UNRESOLVED = new Set(['ENOTFOUND', 'EAI_AGAIN', 'EAI_NONAME', 'EAI_FAIL', 'EAI_NODATA', 'EAI_ADDRFAMILY'])
+
+/**
+ * The usage message of a `--host` the server cannot listen on (test/cli/host-unusable.test.ts), like every other bad
+ * option's (exit 2); `undefined` for another failure.
+ */
+function unusableHost(error: unknown, host: string, label: string): string | undefined {
+  const code = (error as NodeJS.ErrnoException).code ?? ''
+  const fix = 'give an address of this machine, e.g. 127.0.0.1 (this machine only) or 0.0.0.0 (every interface).'
+  if (NOT_OURS.has(code)) return `${label} ${JSON.stringify(host)} is not an address of this machine (${code}): ${fix}`
+  if (UNRESOLVED.has(code)) return `${label} ${JSON.stringify(host)} does not resolve to an address (${code}): ${fix}`
+  return undefined
+}
+
 /** Starts the server; `startLines` are the banner's lines from `chooseStartFlags`. */
 export async function serve(startLines: readonly string[]): Promise<void> {
   let parsed: Awaited<ReturnType<typeof parseCli>>
@@ -83,6 +99,11 @@ export async function serve(startLines: readonly string[]): Promise<void> {
   } catch (error) {
     if (error instanceof StateFileError || (error instanceof Error && error.name === 'RedisStartError')) {
       process.stderr.write(`petstore-mock: ${error.message.replace(/^\[petstore-mock\] /, '')}\n`)
+      process.exit(2)
+    }
+    const unusable = unusableHost(error, options.host ?? '127.0.0.1', parsed.hostLabel)
+    if (unusable !== undefined) {
+      process.stderr.write(`petstore-mock: ${unusable}\n`)
       process.exit(2)
     }
     const code = (error as NodeJS.ErrnoException).code

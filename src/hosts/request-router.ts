@@ -115,7 +115,7 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
 
   /** `known`: the body's fate decided before reading it (an `Expect: 100-continue` declaring too many bytes). */
   const route = (exchange: ServerExchange, known?: Body): void => {
-    const { req, res, path } = exchange
+    const { req, path } = exchange
     if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
       answerPreflight(exchange, parts)
       return
