@@ -48,7 +48,7 @@ const parse = (stdout: string): JsonReport => JSON.parse(stdout) as JsonReport
 const NO_STACK = /^\s+at .+:\d+:\d+\)?$/m
 
 describe('verify against the mock itself', () => {
-  it('passes every check it runs, with writes, the quota and the ban, and exits 0', async () => {
+  it('passes every check it runs against the mock with --allow-writes, --allow-quota, --allow-ban, exiting 0', async () => {
     const { url } = await startServer()
     const result = await runCli([
       'verify',
@@ -82,9 +82,15 @@ describe('verify against the mock itself', () => {
     expect(report.passed + report.failed + report.skipped).toBe(report.checks.length)
   })
 
-  it('prints the budget first, then a table, and is read-only by default', async () => {
+  /** Verifies a fresh mock with the default options: no writes, no quota checks, a table. */
+  const verifyByDefault = async () => {
     const { url, server } = await startServer()
     const result = await runCli(['verify', '--target', `${url}/v1`, '--key', 'test-pro'])
+    return { result, server }
+  }
+
+  it('prints the budget first, then a table', async () => {
+    const { result } = await verifyByDefault()
     expect(result.code).toBe(0)
     const lines = result.stdout.split('\n')
     expect(lines[0]).toMatch(
@@ -93,13 +99,18 @@ describe('verify against the mock itself', () => {
     expect(result.stdout).toMatch(/RESULT\s+CHECK\s+SPEC SAYS\s+TARGET\s+MOCK\s+OPTION TO MATCH/)
     expect(result.stdout).toMatch(/^skip\s+create\.ok/m)
     expect(result.stdout).toMatch(/, 0 failed, \d+ skipped; \d+ of 200 requests used\./)
+  })
+
+  it('sends no write by default', async () => {
+    const { server } = await verifyByDefault()
     const posts = server.sessions.main.journal.find({ method: 'POST' })
     expect(posts).toEqual([])
   })
 })
 
 describe('verify against the mock under other options', () => {
-  it('names the options that differ, writes them with --write-config, and passes with --config of that file', async () => {
+  /** Verifies a mock started under other options, writing the options found to a file with --write-config. */
+  const verifyOtherOptions = async () => {
     const { url } = await startServer({
       queryValidation: 'lenient',
       defaultStatus: 'available',
@@ -109,6 +120,11 @@ describe('verify against the mock under other options', () => {
     const file = join(dir, 'found.json')
     const args = ['verify', '--target', `${url}/v1`, '--key', 'test-pro', '--allow-writes', ...QUOTA, '--json']
     const first = await runCli([...args, '--write-config', file])
+    return { args, file, first }
+  }
+
+  it('names the option that makes the mock answer like the target for each difference, exiting 1', async () => {
+    const { first } = await verifyOtherOptions()
     expect(first.code).toBe(1)
     const report = parse(first.stdout)
     expect(check(report, 'query.limit-out-of-range')).toMatchObject({ ok: false, option: 'queryValidation: "lenient"' })
@@ -119,6 +135,10 @@ describe('verify against the mock under other options', () => {
     expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
     expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
     expect(report.checks.filter((c) => c.ok === false && c.option === null)).toEqual([])
+  })
+
+  it('writes the options it found to the file named by --write-config', async () => {
+    const { file } = await verifyOtherOptions()
     const written = JSON.parse(await readFile(file, 'utf8')) as Record<string, unknown>
     expect(written).toEqual({
       $schema: './node_modules/petstore-mock/config.schema.json',
@@ -127,20 +147,38 @@ describe('verify against the mock under other options', () => {
       mediaTypeErrorStatus: 415,
       rateLimit: { retryAfterFormat: 'http-date', unauthenticatedHeaders: 'omit' },
     })
+  })
+
+  it('passes with --config of the file it wrote', async () => {
+    const { args, file } = await verifyOtherOptions()
     const again = await runCli([...args, '--config', file])
     expect(parse(again.stdout).checks.filter((c) => c.ok === false)).toEqual([])
     expect(again.code).toBe(0)
   })
 
-  it("keeps the verified config file's own keys in the file it writes, and finds a deprecation date", async () => {
+  /** Verifies a mock with a deprecation date against a config file of its own keys, writing what it found. */
+  const verifyDeprecatedOverBase = async () => {
     const { url } = await startServer({ deprecatedAt: '2025-06-01T00:00:00Z', seed: 3 })
     const base = join(dir, 'base.json')
     await writeFile(base, JSON.stringify({ seed: 3, pets: 50, log: 'silent' }))
     const file = join(dir, 'with-base.json')
     const result = await runCli(['verify', '--target', `${url}/v1`, '--key', 'test-pro', '--config', base, '--write-config', file])
+    return { url, file, result }
+  }
+
+  it('finds the deprecation date of a target, exiting 1', async () => {
+    const { result } = await verifyDeprecatedOverBase()
     expect(result.code).toBe(1)
     expect(result.stdout).toContain('deprecatedAt: "2025-06-01T00:00:00Z"')
+  })
+
+  it("keeps the verified config file's own keys in the file it writes", async () => {
+    const { file } = await verifyDeprecatedOverBase()
     expect(JSON.parse(await readFile(file, 'utf8'))).toEqual({ seed: 3, pets: 50, log: 'silent', deprecatedAt: '2025-06-01T00:00:00Z' })
+  })
+
+  it('passes with --config of the file it wrote over a config of its own', async () => {
+    const { url, file } = await verifyDeprecatedOverBase()
     expect((await runCli(['verify', '--target', `${url}/v1`, '--key', 'test-pro', '--config', file])).code).toBe(0)
   })
 })
@@ -249,78 +287,103 @@ async function startDrift(): Promise<{ url: string; close: () => Promise<void> }
 }
 
 describe('verify against a drifting server', () => {
-  it('names each difference with its option, or marks it as no option or not as the spec says, and exits 1', async () => {
+  type Run = Awaited<ReturnType<typeof runCli>>
+  let result: Run
+  let table: Run
+  let report: JsonReport
+
+  // One drifting server and two runs of it (--json, then the table), shared by the tests below, which only read them.
+  beforeAll(async () => {
     const drift = await startDrift()
     try {
       const args = ['verify', '--target', `${drift.url}/v1`, '--allow-writes', '--allow-quota', '--max-wait', '0']
       const env = { PETSTORE_VERIFY_KEY: DRIFT_KEY, PETSTORE_VERIFY_FREE_KEY: DRIFT_FREE }
-      const result = await runCli([...args, '--json'], env)
-      expect(result.code).toBe(1)
-      expect(result.stderr).not.toMatch(NO_STACK)
-      const report = parse(result.stdout)
-      expect(check(report, 'query.limit-out-of-range')).toMatchObject({
-        ok: false,
-        actual: 'limit=0: 200, 1 pet (clamped to 1); limit=500: 200, up to 100 (clamped)',
-        option: 'queryValidation: "lenient"',
-      })
-      expect(check(report, 'create.missing-content-type')).toMatchObject({
-        ok: false,
-        actual: '415 Error',
-        option: 'mediaTypeErrorStatus: 415',
-      })
-      expect(check(report, 'create.charset-encoding')).toMatchObject({
-        ok: false,
-        actual: 'charset=iso-8859-1: 415 Error; Content-Encoding gzip: 415 Error',
-        expected: 'charset=iso-8859-1: 400 Error; Content-Encoding gzip: 400 Error',
-        option: 'mediaTypeErrorStatus: 415',
-      })
-      expect(check(report, 'create.default-status')).toMatchObject({ ok: false, option: 'defaultStatus: "available"' })
-      expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
-      expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
-      // Differences no option of the mock can make: named, with no option.
-      expect(check(report, 'get.non-integer-id')).toMatchObject({
-        ok: false,
-        actual: 'abc: 400 Error; 9223372036854775808: 404 Error',
-        option: null,
-      })
-      expect(check(report, 'get.deprecation-headers')).toMatchObject({ ok: false, option: null })
-      expect(check(report, 'route.unknown-path')).toMatchObject({ ok: false, option: null })
-      // limit=0 is clamped there, so its 400 is the one for petId abc: it leaves X-RateLimit-Remaining as it was.
-      expect(check(report, 'rate.counting-400')).toMatchObject({
-        ok: false,
-        expected: 'a 400 counts (X-RateLimit-Remaining down by one)',
-        actual: 'a 400 does not count (X-RateLimit-Remaining unchanged)',
-        option: null,
-      })
-      // Against the spec itself: a text 404 is no Error body and no JSON.
-      expect(check(report, 'errors.body')).toMatchObject({ ok: false, option: null })
-      expect(check(report, 'errors.body').actual).toContain('GET /petstore-mock-verify/no-such-path -> 404: the body is not JSON')
-      expect(check(report, 'bodies.json')).toMatchObject({ ok: false })
-      // What it does as the spec says, it passes.
-      for (const id of [
-        'list.ok',
-        'list.default-limit',
-        'list.status-filter',
-        'list.order',
-        'get.ok',
-        'create.ok',
-        'auth.missing-key',
-        'rate.limit-exceeded',
-      ])
-        expect(check(report, id).ok, id).toBe(true)
-      const table = await runCli(args, env)
-      expect(table.code).toBe(1)
-      expect(table.stdout).toMatch(/^FAIL\s+query\.limit-out-of-range/m)
-      expect(table.stdout).toMatch(/^FAIL\s+rate\.counting-400/m)
-      expect(table.stdout).toContain('Not as the spec says: errors.body, bodies.json.')
-      for (const output of [result.stdout, result.stderr, table.stdout, table.stderr]) {
-        expect(output).not.toContain(DRIFT_KEY)
-        expect(output).not.toContain(DRIFT_FREE)
-      }
-      expect(check(report, 'get.deprecation-headers').actual).toContain('key=<redacted key>')
+      result = await runCli([...args, '--json'], env)
+      table = await runCli(args, env)
+      report = parse(result.stdout)
     } finally {
       await drift.close()
     }
+  })
+
+  it('exits 1 without a stack trace', () => {
+    expect(result.code).toBe(1)
+    expect(result.stderr).not.toMatch(NO_STACK)
+  })
+
+  it('names the option of each difference an option of the mock can make', () => {
+    expect(check(report, 'query.limit-out-of-range')).toMatchObject({
+      ok: false,
+      actual: 'limit=0: 200, 1 pet (clamped to 1); limit=500: 200, up to 100 (clamped)',
+      option: 'queryValidation: "lenient"',
+    })
+    expect(check(report, 'create.missing-content-type')).toMatchObject({
+      ok: false,
+      actual: '415 Error',
+      option: 'mediaTypeErrorStatus: 415',
+    })
+    expect(check(report, 'create.charset-encoding')).toMatchObject({
+      ok: false,
+      actual: 'charset=iso-8859-1: 415 Error; Content-Encoding gzip: 415 Error',
+      expected: 'charset=iso-8859-1: 400 Error; Content-Encoding gzip: 400 Error',
+      option: 'mediaTypeErrorStatus: 415',
+    })
+    expect(check(report, 'create.default-status')).toMatchObject({ ok: false, option: 'defaultStatus: "available"' })
+    expect(check(report, 'rate.unauthenticated-headers')).toMatchObject({ ok: false, option: 'rateLimit.unauthenticatedHeaders: "omit"' })
+    expect(check(report, 'rate.retry-after-format')).toMatchObject({ ok: false, option: 'rateLimit.retryAfterFormat: "http-date"' })
+  })
+
+  it('names a difference no option of the mock can make with no option', () => {
+    expect(check(report, 'get.non-integer-id')).toMatchObject({
+      ok: false,
+      actual: 'abc: 400 Error; 9223372036854775808: 404 Error',
+      option: null,
+    })
+    expect(check(report, 'get.deprecation-headers')).toMatchObject({ ok: false, option: null })
+    expect(check(report, 'route.unknown-path')).toMatchObject({ ok: false, option: null })
+    // limit=0 is clamped there, so its 400 is the one for petId abc: it leaves X-RateLimit-Remaining as it was.
+    expect(check(report, 'rate.counting-400')).toMatchObject({
+      ok: false,
+      expected: 'a 400 counts (X-RateLimit-Remaining down by one)',
+      actual: 'a 400 does not count (X-RateLimit-Remaining unchanged)',
+      option: null,
+    })
+  })
+
+  it('marks what the target answers against the spec itself as not as the spec says', () => {
+    // A text 404 is no Error body and no JSON.
+    expect(check(report, 'errors.body')).toMatchObject({ ok: false, option: null })
+    expect(check(report, 'errors.body').actual).toContain('GET /petstore-mock-verify/no-such-path -> 404: the body is not JSON')
+    expect(check(report, 'bodies.json')).toMatchObject({ ok: false })
+    expect(table.stdout).toContain('Not as the spec says: errors.body, bodies.json.')
+  })
+
+  it('passes what the target does as the spec says', () => {
+    for (const id of [
+      'list.ok',
+      'list.default-limit',
+      'list.status-filter',
+      'list.order',
+      'get.ok',
+      'create.ok',
+      'auth.missing-key',
+      'rate.limit-exceeded',
+    ])
+      expect(check(report, id).ok, id).toBe(true)
+  })
+
+  it('prints each failed check in its table, exiting 1', () => {
+    expect(table.code).toBe(1)
+    expect(table.stdout).toMatch(/^FAIL\s+query\.limit-out-of-range/m)
+    expect(table.stdout).toMatch(/^FAIL\s+rate\.counting-400/m)
+  })
+
+  it('never prints either key, redacting the one the target echoes', () => {
+    for (const output of [result.stdout, result.stderr, table.stdout, table.stderr]) {
+      expect(output).not.toContain(DRIFT_KEY)
+      expect(output).not.toContain(DRIFT_FREE)
+    }
+    expect(check(report, 'get.deprecation-headers').actual).toContain('key=<redacted key>')
   })
 })
 
@@ -395,12 +458,18 @@ describe('verify refusing to run', () => {
     expect(budget.stderr).toContain('--max-requests must be a whole number from 1 to 100000, got "lots".')
   })
 
-  it('exits 2 when the target refuses the key, and never prints the key anywhere', async () => {
-    const { url } = await startServer({ keys: [{ key: 'sk-verify-secret-1234', plan: 'pro' }] })
+  const startWithSecretKey = () => startServer({ keys: [{ key: 'sk-verify-secret-1234', plan: 'pro' }] })
+
+  it('exits 2 when the target refuses the key, without printing it', async () => {
+    const { url } = await startWithSecretKey()
     const refused = await runCli(['verify', '--target', `${url}/v1`, '--key', 'sk-verify-wrong-5678'])
     expect(refused.code).toBe(2)
     expect(refused.stderr).toContain('refused the key given with --key')
     expect(refused.stderr).not.toContain('sk-verify-wrong-5678')
+  })
+
+  it('never prints a key it was given in PETSTORE_VERIFY_KEY', async () => {
+    const { url } = await startWithSecretKey()
     const ok = await runCli(['verify', '--target', `${url}/v1`, '--json'], { PETSTORE_VERIFY_KEY: 'sk-verify-secret-1234' })
     expect(ok.code).toBe(0)
     expect(ok.stdout + ok.stderr).not.toContain('sk-verify-secret-1234')
@@ -440,7 +509,7 @@ describe('the report, built in-process', () => {
     expect(server.sessions.main.journal.find({}).length).toBeLessThanOrEqual(10)
   })
 
-  it('uses the fetch it is given, and redacts the key from what the target echoes', async () => {
+  it('redacts the key from what the target echoes through the fetch it is given', async () => {
     const { url } = await startServer({ keys: [{ key: 'sk-in-process-key-42', plan: 'pro' }] })
     const echoing: typeof fetch = async (input, init) => {
       const response = await fetch(input, init)
@@ -453,7 +522,11 @@ describe('the report, built in-process', () => {
     expect(report.checks.find((c) => c.id === 'get.deprecation-headers')?.actual).toContain('<redacted key>')
   })
 
-  it('waits out a short Retry-After itself, sends nothing before it, and is served again', async () => {
+  /**
+   * Verifies the mock through a fetch that answers the free key's 3rd request with a 429 and Retry-After: 1; `early`
+   * counts the free key's requests sent before that second had passed.
+   */
+  const verifyThroughShortRetryAfter = async () => {
     const { url } = await startServer()
     let freeRequests = 0
     let retryAfterPassed = true
@@ -481,8 +554,17 @@ describe('the report, built in-process', () => {
       maxWaitSeconds: 5,
       fetch: shortLimit,
     })
+    return { report, early }
+  }
+
+  it('is served again after waiting out a short Retry-After itself', async () => {
+    const { report } = await verifyThroughShortRetryAfter()
     const honoured = report.checks.find((c) => c.id === 'rate.retry-after-honoured')
     expect(honoured).toMatchObject({ ok: true, actual: '200 after waiting 1 s (Retry-After 1)' })
+  })
+
+  it('sends nothing before a short Retry-After has passed', async () => {
+    const { early } = await verifyThroughShortRetryAfter()
     expect(early).toBe(0)
   })
 
@@ -542,7 +624,8 @@ describe('the report, built in-process', () => {
     expect(report.budget.used).toBeLessThanOrEqual(report.budget.planned)
   })
 
-  it('merges the options found, and reports two that cannot both hold as a conflict', () => {
+  /** The options found by four checks, two of which need opposite values of queryValidation. */
+  const mergedFound = () => {
     const lenient = { label: 'queryValidation: "lenient"', config: { queryValidation: 'lenient' } }
     const strict = { label: 'queryValidation: "strict"', config: { queryValidation: 'strict' } }
     const format = { label: 'rateLimit.retryAfterFormat: "http-date"', config: { rateLimit: { retryAfterFormat: 'http-date' } } }
@@ -553,13 +636,23 @@ describe('the report, built in-process', () => {
       { check: 'rate.retry-after-format', patch: format },
       { check: 'rate.unauthenticated-headers', patch: omit },
     ])
-    expect(merged.config).toEqual({
+    return merged
+  }
+
+  it('merges the options found into one config, the first of two that conflict kept', () => {
+    expect(mergedFound().config).toEqual({
       queryValidation: 'lenient',
       rateLimit: { retryAfterFormat: 'http-date', unauthenticatedHeaders: 'omit' },
     })
-    expect(merged.conflicts).toEqual([
+  })
+
+  it('reports two options found that cannot both hold as a conflict', () => {
+    expect(mergedFound().conflicts).toEqual([
       'queryValidation: query.status-unknown needs "strict", query.limit-out-of-range needs "lenient" (kept)',
     ])
+  })
+
+  it('applies the options found over a config file, removing the keys they unset', () => {
     expect(
       applyPatch(
         { defaultStatus: 'sold', rateLimit: { banAfterEarlyRetries: 3 } },
@@ -570,7 +663,8 @@ describe('the report, built in-process', () => {
     })
   })
 
-  it('reads pages, Retry-After and paths the same on both sides whatever their data', () => {
+  // What a target and the mock answered is described in words that do not depend on their data, so the two compare.
+  it('describes a page by what it is, whatever the number of pets', () => {
     const clamp: [string, number][] = [
       ['up to 100 (clamped)', 100],
       ['the default 20', 20],
@@ -579,14 +673,24 @@ describe('the report, built in-process', () => {
     expect(pageOf(100, 1000, clamp)).toBe('up to 100 (clamped)')
     expect(pageOf(20, 1000, clamp)).toBe('the default 20')
     expect(pageOf(500, 1000, clamp)).toBe('500 pets, over the maximum 100')
+  })
+
+  it('describes Retry-After by its format, whatever its value', () => {
     expect(retryAfterFormat('42')).toBe('Retry-After in delta-seconds')
     expect(retryAfterFormat('Thu, 05 Dec 2030 00:00:00 GMT')).toBe('Retry-After as an HTTP-date')
+  })
+
+  it('describes a path under {base}, whatever the base', () => {
     expect(underBase('</v1/pets>; rel="successor-version"', '/v1')).toBe('<{base}/pets>; rel="successor-version"')
     expect(underBase('https://api.example/v1/pets/7', '/v1')).toBe('(absolute) {base}/pets/7')
+  })
+
+  it('redacts every occurrence of a key, ignoring an empty one', () => {
     expect(redact('Bearer abc-123 and abc-123', ['abc-123', ''])).toBe('Bearer <redacted key> and <redacted key>')
   })
 
-  it('formats the table within its width and the JSON with the documented keys', () => {
+  /** A report of one failed check whose difference an option of the mock can make. */
+  const oneFailedReport = (): VerifyReport => {
     const result: CheckResult = {
       id: 'query.status-unknown',
       kind: 'decision',
@@ -607,10 +711,17 @@ describe('the report, built in-process', () => {
       config: { queryValidation: 'lenient' },
       conflicts: [],
     }
-    const table = formatTable(report, 120)
+    return report
+  }
+
+  it('formats the table within its width', () => {
+    const table = formatTable(oneFailedReport(), 120)
     expect(Math.max(...table.split('\n').map((line) => line.length))).toBeLessThanOrEqual(120)
     expect(table).toContain('Options that make the mock answer like the target: queryValidation: "lenient".')
-    const json = JSON.parse(formatJson(report)) as JsonReport
+  })
+
+  it('formats the JSON with the documented keys', () => {
+    const json = JSON.parse(formatJson(oneFailedReport())) as JsonReport
     expect(Object.keys(json)).toEqual(['target', 'passed', 'failed', 'skipped', 'budget', 'checks', 'config', 'conflicts'])
     expect(json.checks[0]).toMatchObject({ id: 'query.status-unknown', ok: false, option: 'queryValidation: "lenient"' })
   })
