@@ -12,6 +12,7 @@
 import { parseJson } from '../core/json.js'
 import { type PetRecord, PetRecordSchema } from '../schemas.js'
 import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
+import { BodyTooLargeError, readBody } from '../verify/read-body.js'
 
 export interface ReadOptions {
   /** The base address, ending with `/v1`, without a trailing slash. */
@@ -19,6 +20,8 @@ export interface ReadOptions {
   readonly key: string
   /** The longest wait the target may ask for; a longer one stops the reading (exit 1). */
   readonly maxWaitMs: number
+  /** Bytes one answer may hold; a larger one stops the reading (exit 1). */
+  readonly maxBodyBytes: number
   /** One line of progress (stderr). */
   readonly report: (line: string) => void
 }
@@ -95,7 +98,7 @@ async function readListing(url: string, options: ReadOptions, pacer: Pacer): Pro
     }
     pacer.waitMs = 0
     const response = await send(url, options.key)
-    const text = await response.text().catch(() => '')
+    const text = await readAnswer(url, response, options.maxBodyBytes)
     if (response.status !== 429) {
       if (response.status !== 200) throw new ReadError(describeError(url, response, text), 1)
       pacer.waitMs = windowWait(response, options.maxWaitMs)
@@ -134,6 +137,22 @@ async function send(url: string, key: string): Promise<Response> {
     const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } }
     const why = name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? message)
     throw new ReadError(`cannot reach ${url} (${why}). Check --target and that the service is up.`, 2)
+  }
+}
+
+/**
+ * The answer's body, streamed under the size cap and the request's time limit. A body too large is the target's
+ * error (exit 1), one that stalls or breaks off is as no answer (exit 2): neither is read as "not JSON".
+ */
+async function readAnswer(url: string, response: Response, maxBytes: number): Promise<string> {
+  try {
+    return await readBody(response, { maxBytes, request: `GET ${url}`, option: '--max-body-bytes' })
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw new ReadError(`${error.message}: raise --max-body-bytes, or check --target.`, 1)
+    const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } }
+    if (name === 'TimeoutError')
+      throw new ReadError(`the target's answer to GET ${url} did not end within ${REQUEST_TIMEOUT_MS / 1000} s. Try again later.`, 2)
+    throw new ReadError(`the target's answer to GET ${url} broke off (${cause?.code ?? cause?.message ?? message}). Try again later.`, 2)
   }
 }
 

@@ -11,6 +11,7 @@ import { segmentsOf } from '../hosts/state-log.js'
 import type { PetRecord } from '../schemas.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../snapshot.js'
 import { PAGE_SIZE } from '../spec.js'
+import { DEFAULT_TARGET_BODY_BYTES } from '../verify/read-body.js'
 import { type Listing, ReadError, type ReadResult, readPets } from './snapshot-read.js'
 
 const PREFIX = 'petstore-mock snapshot'
@@ -25,6 +26,7 @@ interface SnapshotOptions {
   format: Format
   max: number | undefined
   maxWaitMs: number
+  maxBodyBytes: number
 }
 
 type ParsedOptions = { ok: true; options: SnapshotOptions } | { ok: false; message: string } | 'help'
@@ -36,13 +38,14 @@ function helpText(): string {
     'Usage: petstore-mock snapshot --target URL --key KEY --out FILE [options]',
     '',
     'Options:',
-    '  --target URL      Base address of the deployment, ending with /v1, e.g. https://staging.example.com/v1',
-    `  --key KEY         API key for the target, sent as a Bearer token; never printed [env ${KEY_ENV}]`,
-    '  --out FILE        File to write (replaced if it exists); its folder must exist',
-    '  --format FORMAT   state-file (default): the --state-file format; world: one world, the body PUT /__mock/state takes',
-    '  --max N           Write at most N pets: those with the N lowest ids',
-    '  --max-wait S      Longest wait the target may ask for (rate limit), in seconds (default 120); a longer one exits 1',
-    '  --help            Show this help',
+    '  --target URL        Base address of the deployment, ending with /v1, e.g. https://staging.example.com/v1',
+    `  --key KEY           API key for the target, sent as a Bearer token; never printed [env ${KEY_ENV}]`,
+    '  --out FILE          File to write (replaced if it exists); its folder must exist',
+    '  --format FORMAT     state-file (default): the --state-file format; world: one world, the body PUT /__mock/state takes',
+    '  --max N             Write at most N pets: those with the N lowest ids',
+    '  --max-wait S        Longest wait the target may ask for (rate limit), in seconds (default 120); a longer one exits 1',
+    `  --max-body-bytes N  Bytes one answer may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one exits 1`,
+    '  --help              Show this help',
     '',
     `Reads GET /pets?limit=${PAGE_SIZE.max} once per status (available, pending, sold) and once without one, merged by id.`,
     `The API shows no paging beyond limit (at most ${PAGE_SIZE.max}), so at most ${PAGE_SIZE.max} pets per status, about`,
@@ -100,6 +103,7 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): ParsedOptions {
         format: { type: 'string' },
         max: { type: 'string' },
         'max-wait': { type: 'string' },
+        'max-body-bytes': { type: 'string' },
         help: { type: 'boolean' },
       },
     }))
@@ -125,7 +129,9 @@ function parseOptions(argv: string[], env: NodeJS.ProcessEnv): ParsedOptions {
   const maxWait = wholeNumber('max-wait', text('max-wait'), 0, 86_400) ?? 120
   if (typeof max === 'string') return { ok: false, message: max }
   if (typeof maxWait === 'string') return { ok: false, message: maxWait }
-  const options = { target: target.target, key, out: resolve(out), format: format as Format, max, maxWaitMs: maxWait * 1000 }
+  const maxBodyBytes = wholeNumber('max-body-bytes', text('max-body-bytes'), 1, 1024 * 1024 * 1024) ?? DEFAULT_TARGET_BODY_BYTES
+  if (typeof maxBodyBytes === 'string') return { ok: false, message: maxBodyBytes }
+  const options = { target: target.target, key, out: resolve(out), format: format as Format, max, maxWaitMs: maxWait * 1000, maxBodyBytes }
   return { ok: true, options }
 }
 
@@ -219,7 +225,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   let world: WorldSnapshot
   let read: ReadResult
   try {
-    read = await readPets({ target: options.target, key: options.key, maxWaitMs: options.maxWaitMs, report })
+    const { maxWaitMs, maxBodyBytes } = options
+    read = await readPets({ target: options.target, key: options.key, maxWaitMs, maxBodyBytes, report })
     world = worldOf(read.pets, options.max)
   } catch (error) {
     if (error instanceof ReadError) return fail(error.message, error.exitCode)

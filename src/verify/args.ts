@@ -3,6 +3,7 @@
  * so keys stay out of process lists and CI logs); `--help` is written from the same list, with an example each.
  */
 import { parseArgs } from 'node:util'
+import { DEFAULT_TARGET_BODY_BYTES } from './read-body.js'
 import type { VerifyOptions } from './types.js'
 
 interface OptionSpec {
@@ -72,7 +73,13 @@ const OPTIONS: readonly OptionSpec[] = [
     help: 'The longest Retry-After verify waits for (default 65); a longer one skips the check',
     example: '--max-wait 0',
   },
-  { name: 'timeout', value: 'MS', help: 'How long one request may take (default 10000)', example: '--timeout 5000' },
+  { name: 'timeout', value: 'MS', help: 'How long one request may take, its answer read whole (default 10000)', example: '--timeout 5000' },
+  {
+    name: 'max-body-bytes',
+    value: 'N',
+    help: `Bytes one answer of the target may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one is read no further`,
+    example: '--max-body-bytes 1048576',
+  },
   {
     name: 'write-config',
     value: 'FILE',
@@ -182,6 +189,7 @@ export function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv)
     maxRequests: whole(text('max-requests'), 'max-requests', 1, 100_000),
     maxWaitSeconds: whole(text('max-wait'), 'max-wait', 0, 86_400),
     timeoutMs: whole(text('timeout'), 'timeout', 1, 600_000),
+    maxBodyBytes: whole(text('max-body-bytes'), 'max-body-bytes', 1, 1024 * 1024 * 1024),
   }
   const config = text('config')
   const writeConfig = text('write-config')

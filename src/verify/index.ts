@@ -6,6 +6,7 @@
 import { CHECKS } from './checks.js'
 import { applyPatch, mergePatches } from './config.js'
 import { brief } from './describe.js'
+import { DEFAULT_TARGET_BODY_BYTES } from './read-body.js'
 import { redact, redactDeep } from './report.js'
 import { probe } from './requests.js'
 import { type Allowed, type Engine, notAllowed, runCheck } from './run.js'
@@ -49,6 +50,8 @@ async function reach(target: Side, shown: string): Promise<void> {
     if (error instanceof Skip) throw new VerifyError(`cannot start checking ${shown}: ${error.message}.`)
     throw error
   }
+  // An answer that could not be read whole says what was hit (the size cap, the time limit), not "cannot reach".
+  if (answer.incomplete) throw new VerifyError(`cannot check ${shown}: ${answer.error}.`)
   if (answer.status === 0)
     throw new VerifyError(
       `cannot reach ${shown}: ${answer.error}. Check --target (the base address, ending with /v1) and that the service is up.`,
@@ -72,6 +75,7 @@ function settle(options: VerifyOptions) {
     budget: whole(options.maxRequests, DEFAULTS.maxRequests, 'maxRequests', 1),
     maxWaitMs: whole(options.maxWaitSeconds, DEFAULTS.maxWaitSeconds, 'maxWaitSeconds', 0) * 1000,
     timeoutMs: whole(options.timeoutMs, DEFAULTS.timeoutMs, 'timeoutMs', 1),
+    maxBodyBytes: whole(options.maxBodyBytes, DEFAULT_TARGET_BODY_BYTES, 'maxBodyBytes', 1),
   }
 }
 
@@ -111,6 +115,7 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
     budget: settings.budget,
     maxWaitMs: settings.maxWaitMs,
     timeoutMs: settings.timeoutMs,
+    maxBodyBytes: settings.maxBodyBytes,
     onWait: (ms) => say(`waiting ${Math.ceil(ms / 1000)} s for the target's Retry-After…`),
   })
   const engine: Engine = {

@@ -6,6 +6,7 @@ import { parseJson } from '../core/json.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createWorld } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
+import { BodyTooLargeError, readBody } from './read-body.js'
 import { type Auth, type Exchange, type Side, type SideRequest, Skip } from './types.js'
 
 /** The key of the "wrong key" checks: no service should know it. */
@@ -22,6 +23,8 @@ interface SideParts {
   readonly basePath: string
   /** Sends one request to a path under the base address. */
   readonly transport: (path: string, init: RequestInit) => Promise<Response>
+  /** Reads an answer's body; throws an Error whose message says why it could not be read whole. */
+  readonly read: (response: Response, request: SideRequest) => Promise<string>
   readonly keys: { readonly key: string; readonly free?: string | undefined }
   readonly budget: number
   readonly maxWaitMs: number
@@ -93,6 +96,20 @@ function createSide(parts: SideParts): Side {
     await parts.wait(ms)
   }
 
+  // No answer, or one whose body could not be read whole (`incomplete`): status 0, and `error` says why.
+  const answerOf = async (request: SideRequest, init: RequestInit): Promise<Exchange> => {
+    let incomplete = false
+    try {
+      const response = await parts.transport(request.path, init)
+      incomplete = true
+      return exchangeOf(request, response, await parts.read(response, request), parts.now())
+    } catch (error) {
+      const failure = error instanceof Error ? error.message : String(error)
+      const base = { method: init.method ?? 'GET', path: request.path, auth: request.auth, status: 0, headers: {} }
+      return { ...base, text: '', json: undefined, error: failure, ...(incomplete ? { incomplete } : {}), at: parts.now() }
+    }
+  }
+
   const sendOnce = async (request: SideRequest): Promise<Exchange> => {
     if (used >= parts.budget) throw new Skip(`the request budget is used up (--max-requests ${parts.budget})`)
     await gate(request)
@@ -104,24 +121,7 @@ function createSide(parts: SideParts): Side {
     if (request.contentEncoding !== undefined) headers['content-encoding'] = request.contentEncoding
     const init: RequestInit = { method: request.method ?? 'GET', headers }
     if (request.body !== undefined) init.body = request.body as BodyInit
-    let exchange: Exchange
-    try {
-      const response = await parts.transport(request.path, init)
-      exchange = exchangeOf(request, response, await response.text(), parts.now())
-    } catch (error) {
-      const failure = error instanceof Error ? error.message : String(error)
-      exchange = {
-        method: init.method ?? 'GET',
-        path: request.path,
-        auth: request.auth,
-        status: 0,
-        headers: {},
-        text: '',
-        json: undefined,
-        error: failure,
-        at: parts.now(),
-      }
-    }
+    const exchange = await answerOf(request, init)
     log.push(exchange)
     if (exchange.status === 429) retryAt.set(holder(request.auth), parts.now() + retryAfterMs(exchange.headers['retry-after'], parts.now()))
     return exchange
@@ -159,7 +159,23 @@ export interface TargetSideOptions {
   readonly budget: number
   readonly maxWaitMs: number
   readonly timeoutMs: number
+  /** Bytes an answer's body may hold; a larger one is no answer (`--max-body-bytes`). */
+  readonly maxBodyBytes: number
   readonly onWait?: ((ms: number) => void) | undefined
+}
+
+/** The body of a target's answer, within the cap and the request's time limit, or an Error saying which was hit. */
+async function readTargetBody(response: Response, request: SideRequest, options: TargetSideOptions): Promise<string> {
+  const named = `${request.method ?? 'GET'} ${options.target.pathname.replace(/\/+$/, '')}${request.path}`
+  try {
+    return await readBody(response, { maxBytes: options.maxBodyBytes, request: named, option: '--max-body-bytes' })
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) throw error
+    const why = describeFailure(error, options.timeoutMs)
+    if (why.startsWith('no answer within'))
+      throw new Error(`the target's answer to ${named} did not end within ${options.timeoutMs} ms (--timeout)`)
+    throw new Error(`the target's answer to ${named} broke off: ${why}`)
+  }
 }
 
 /** The deployment being verified, over HTTP. */
@@ -175,6 +191,7 @@ export function createTargetSide(options: TargetSideOptions): Side {
         throw new Error(describeFailure(error, options.timeoutMs))
       }
     },
+    read: (response, request) => readTargetBody(response, request, options),
     keys: { key: options.key, free: options.freeKey },
     budget: options.budget,
     maxWaitMs: options.maxWaitMs,
@@ -212,6 +229,8 @@ export function createMockSide(options: PetStoreOptions, keys: { key: string; fr
     name: 'mock',
     basePath: world.basePath,
     transport: (path, init) => world.fetch(`${world.basePath}${path}`, init),
+    // The mock's own answers, in this process: bounded by what the mock answers.
+    read: (response) => response.text(),
     keys: { key: keys.key, free },
     budget: Number.POSITIVE_INFINITY,
     maxWaitMs: Number.POSITIVE_INFINITY,

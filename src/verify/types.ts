@@ -35,6 +35,8 @@ export interface Exchange {
   /** The body as JSON, integers as `bigint` (ids are int64), or `undefined` when it is not JSON. */
   readonly json: unknown
   readonly error?: string
+  /** An answer came, but its body could not be read whole (larger than `maxBodyBytes`, too slow, cut off). */
+  readonly incomplete?: boolean
   /** When the answer arrived, on the side's clock (ms since the epoch). */
   readonly at: number
 }
@@ -158,8 +160,10 @@ export interface VerifyOptions {
   readonly maxRequests?: number | undefined
   /** The longest `Retry-After` waited for, in seconds; a longer one skips the check. Default 65. */
   readonly maxWaitSeconds?: number | undefined
-  /** How long one request may take, in ms. Default 10,000. */
+  /** How long one request may take, in ms, its body included. Default 10,000. */
   readonly timeoutMs?: number | undefined
+  /** Bytes one answer of the target may hold; a larger one is read no further and counts as no answer. Default 16 MiB. */
+  readonly maxBodyBytes?: number | undefined
   /** Progress for people (the budget first, waits), one line each. */
   readonly onProgress?: ((line: string) => void) | undefined
 }
