@@ -57,7 +57,7 @@ const listPets = (url: string, headers: Record<string, string> = {}, key = 'test
 const ids = async (response: Response): Promise<number[]> => ((await response.json()) as Array<{ id: number }>).map((pet) => pet.id)
 
 describe('CORS', () => {
-  it('answers a preflight with 204 and the allowed methods and headers, without a key', async () => {
+  it('answers a keyless preflight with an empty 204 that allows the requested method with its headers', async () => {
     const { url } = await startServer()
     const response = await fetch(`${url}/v1/pets`, {
       method: 'OPTIONS',
@@ -76,7 +76,8 @@ describe('CORS', () => {
     expect(await response.text()).toBe('')
   })
 
-  it('does not count a preflight against the quota nor journal it', async () => {
+  /** A server at a frozen time that has answered three preflights carrying the key test-free, each with 204. */
+  const afterThreePreflights = async () => {
     const { url } = await startServer()
     await freeze(url)
     for (let i = 0; i < 3; i++) {
@@ -86,16 +87,32 @@ describe('CORS', () => {
       })
       expect(preflight.status).toBe(204)
     }
+    return url
+  }
+
+  it('does not journal a preflight', async () => {
+    const url = await afterThreePreflights()
     expect(await (await fetch(`${url}/__mock/requests`)).json()).toEqual([])
+  })
+
+  it('does not count a preflight against the quota', async () => {
+    const url = await afterThreePreflights()
     const response = await listPets(url, {}, 'test-free')
     expect(response.headers.get('x-ratelimit-remaining')).toBe('59')
   })
 
-  it('echoes any origin and exposes the rate-limit, Location and deprecation headers', async () => {
+  const createFrom = (url: string, origin: string) => postPet(url, { name: 'Rex', categoryId: 1 }, { origin })
+
+  it('echoes any origin', async () => {
     const { url } = await startServer()
-    const response = await postPet(url, { name: 'Rex', categoryId: 1 }, { origin: 'https://app.example.com' })
+    const response = await createFrom(url, 'https://app.example.com')
     expect(response.status).toBe(201)
     expect(response.headers.get('access-control-allow-origin')).toBe('https://app.example.com')
+  })
+
+  it('exposes every header the API documents to the page: the rate limits, Location, the deprecation headers', async () => {
+    const { url } = await startServer()
+    const response = await createFrom(url, 'https://app.example.com')
     const exposed = (response.headers.get('access-control-expose-headers') ?? '').split(',').map((name) => name.trim().toLowerCase())
     for (const name of EXPOSED) expect(exposed).toContain(name.toLowerCase())
   })
@@ -163,10 +180,14 @@ describe('sessions', () => {
     expect(await (await listPets(url, session('fresh'))).text()).toBe(main)
   })
 
-  it('answers an invalid session name with 400 invalid_session, on the API and the admin API', async () => {
+  it('answers an invalid session name on the API with 400 invalid_session', async () => {
     const { url } = await startServer()
     await expectError(await listPets(url, session('has space')), 400, 'invalid_session')
     await expectError(await listPets(url, session('x'.repeat(65))), 400, 'invalid_session')
+  })
+
+  it('answers an invalid session name on the admin API with 400 invalid_session', async () => {
+    const { url } = await startServer()
     await expectError(await fetch(`${url}/__mock/state`, { headers: session('a/b') }), 400, 'invalid_session')
   })
 
@@ -217,53 +238,90 @@ describe('admin API', () => {
     expect(await ids(await listPets(url))).toContain(51)
   })
 
-  it(`restores a pet with categoryId ${INT64_MAX} byte-exact and the rate counters through export, reset and import`, async () => {
+  /**
+   * At a frozen time, creates a pet with categoryId INT64_MAX and sends four requests of test-free; then exports the
+   * state, resets the world, asks for the pet and imports the state again.
+   */
+  async function exportResetImport() {
     const { url } = await startServer()
     await freeze(url)
     const created = await postPet(url, `{"name":"Big","categoryId":${INT64_MAX}}`)
-    expect(created.status).toBe(201)
     for (let i = 0; i < 4; i++) await listPets(url, {}, 'test-free')
     const exported = await fetch(`${url}/__mock/state`)
+    const state = await exported.text()
+    const reset = await fetch(`${url}/__mock/reset`, { method: 'POST' })
+    const afterReset = await fetch(`${url}/v1/pets/51`, { headers: auth('test-pro') })
+    const imported = await fetch(`${url}/__mock/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: state })
+    return { url, created, exported, state, reset, afterReset, imported }
+  }
+
+  it(`restores a pet with categoryId ${INT64_MAX} byte-exact through export, reset, import`, async () => {
+    const { url, created, exported, state, reset, afterReset, imported } = await exportResetImport()
+    expect(created.status).toBe(201)
     expect(exported.status).toBe(200)
     expect(exported.headers.get('content-type')).toMatch(/^application\/json/)
-    const state = await exported.text()
     expect(state).toContain(`"categoryId": ${INT64_MAX}`)
-
-    expect((await fetch(`${url}/__mock/reset`, { method: 'POST' })).status).toBe(204)
-    await expectError(await fetch(`${url}/v1/pets/51`, { headers: auth('test-pro') }), 404, 'pet_not_found')
-
-    const imported = await fetch(`${url}/__mock/state`, { method: 'PUT', headers: { 'content-type': 'application/json' }, body: state })
+    expect(reset.status).toBe(204)
+    await expectError(afterReset, 404, 'pet_not_found')
     expect(imported.status).toBe(204)
     expect(await (await fetch(`${url}/__mock/state`)).text()).toBe(state)
     const pet = await fetch(`${url}/v1/pets/51`, { headers: auth('test-pro') })
     expect(await pet.text()).toMatch(new RegExp(`"categoryId":${INT64_MAX}[,}]`))
+  })
+
+  it('restores the rate counters through export, reset, import', async () => {
+    const { url } = await exportResetImport()
     const free = await listPets(url, {}, 'test-free')
     expect(free.headers.get('x-ratelimit-remaining')).toBe('55')
   })
 
-  it('refuses a bad state with 400 invalid_admin_request and changes nothing', async () => {
+  /** A server with one created pet; `before` is its state, `bad` the state imports it must refuse. */
+  async function withBadStates() {
     const { url } = await startServer()
     await postPet(url, { name: 'Rex', categoryId: 1 })
     const before = await (await fetch(`${url}/__mock/state`)).text()
-    for (const body of ['{', '{}', '{"version":1,"pets":"none"}', '[]', '']) {
-      await expectError(await fetch(`${url}/__mock/state`, { method: 'PUT', body }), 400, 'invalid_admin_request')
-    }
     const valid = JSON.parse(before) as { pets: unknown[] }
     const oneBadPet = JSON.stringify({ ...valid, pets: [...valid.pets, { id: 'x' }] })
-    await expectError(await fetch(`${url}/__mock/state`, { method: 'PUT', body: oneBadPet }), 400, 'invalid_admin_request')
+    const bad = ['{', '{}', '{"version":1,"pets":"none"}', '[]', '', oneBadPet]
+    const put = (body: string) => fetch(`${url}/__mock/state`, { method: 'PUT', body })
+    return { url, before, bad, put }
+  }
+
+  it('refuses a bad state with 400 invalid_admin_request', async () => {
+    const { bad, put } = await withBadStates()
+    for (const body of bad) await expectError(await put(body), 400, 'invalid_admin_request')
+  })
+
+  it('changes nothing when it refuses a bad state', async () => {
+    const { url, before, bad, put } = await withBadStates()
+    for (const body of bad) await put(body)
     expect(await (await fetch(`${url}/__mock/state`)).text()).toBe(before)
   })
 
-  it('freezes, advances and releases the clock with POST /__mock/clock', async () => {
+  /** A server whose clock is set to noon with POST /__mock/clock; `post` sends it another clock request. */
+  async function clockSetToNoon() {
     const { url } = await startServer()
     const post = (body: unknown) => fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify(body) })
     const set = await post({ set: '2026-06-01T12:00:00Z' })
+    return { url, post, set }
+  }
+
+  it('freezes the clock at the time set with POST /__mock/clock', async () => {
+    const { url, set } = await clockSetToNoon()
     expect(set.status).toBe(200)
     expect(await set.json()).toMatchObject({ now: '2026-06-01T12:00:00.000Z', frozen: true })
     expect(await (await fetch(`${url}/__mock/clock`)).json()).toMatchObject({ now: '2026-06-01T12:00:00.000Z', frozen: true })
+  })
+
+  it('advances a frozen clock with POST /__mock/clock, the rate-limit windows with it', async () => {
+    const { url, post } = await clockSetToNoon()
     expect(await (await post({ advanceSeconds: 60 })).json()).toMatchObject({ now: '2026-06-01T12:01:00.000Z', frozen: true })
     const reset = await listPets(url, {}, 'test-free')
     expect(reset.headers.get('x-ratelimit-reset')).toBe(String(Date.parse('2026-06-01T12:02:00Z') / 1000))
+  })
+
+  it('releases a frozen clock to real time with POST /__mock/clock', async () => {
+    const { url, post } = await clockSetToNoon()
     const real = await post({ real: true })
     expect(await real.json()).toMatchObject({ frozen: false })
     // Real time: the clock reads between the moments the test asked and was answered.
@@ -290,19 +348,32 @@ describe('admin API', () => {
     await expectError(await fetch(`${url}/__mock/clock`, { method: 'POST', body: 'set=now' }), 400, 'invalid_admin_request')
   })
 
-  it.each([
+  const beyondTheDateRange = [
     ['set to a number beyond the Date range', { set: 1e300 }],
     ['advanced beyond the Date range', { advanceSeconds: 1e300 }],
-  ])('answers a clock %s with 400 invalid_admin_request and keeps the clock usable', async (_label, body) => {
+  ] as const
+  /** Freezes the clock, then asks for a clock beyond the Date range. */
+  const askBeyondTheDateRange = async (body: object) => {
     const { url } = await startServer()
     await freeze(url)
-    await expectError(await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify(body) }), 400, 'invalid_admin_request')
+    const response = await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify(body) })
+    return { url, response }
+  }
+
+  it.each(beyondTheDateRange)('answers a clock %s with 400 invalid_admin_request', async (_label, body) => {
+    const { response } = await askBeyondTheDateRange(body)
+    await expectError(response, 400, 'invalid_admin_request')
+  })
+
+  it.each(beyondTheDateRange)('keeps the clock usable after a clock %s', async (_label, body) => {
+    const { url } = await askBeyondTheDateRange(body)
     const clock = await fetch(`${url}/__mock/clock`)
     expect(clock.status).toBe(200)
     expect(await clock.json()).toMatchObject({ now: '2026-06-01T12:00:30.000Z' })
   })
 
-  it('journals the API requests newest last, with filters by method, path and status', async () => {
+  /** A server that has answered a Pro list, a create and a 404; `journal` reads GET /__mock/requests with a query. */
+  async function afterThreeRequests() {
     const { url } = await startServer()
     await listPets(url)
     await postPet(url, { name: 'Rex', categoryId: 1 })
@@ -312,17 +383,38 @@ describe('admin API', () => {
       expect(response.status).toBe(200)
       return (await response.json()) as Array<{ method: string; path: string; status: number; plan?: string }>
     }
+    return journal
+  }
+
+  it('journals the API requests newest last, with their plan', async () => {
+    const journal = await afterThreeRequests()
     expect((await journal()).map((entry) => [entry.method, entry.path, entry.status])).toEqual([
       ['GET', '/v1/pets', 200],
       ['POST', '/v1/pets', 201],
       ['GET', '/v1/pets/999', 404],
     ])
+    expect((await journal())[0]?.plan).toBe('pro')
+  })
+
+  it('filters the journal by method, in any case', async () => {
+    const journal = await afterThreeRequests()
     expect((await journal('?method=POST')).map((entry) => entry.status)).toEqual([201])
     expect((await journal('?method=post')).map((entry) => entry.status)).toEqual([201])
+  })
+
+  it('filters the journal by path', async () => {
+    const journal = await afterThreeRequests()
     expect((await journal('?path=/v1/pets/999')).map((entry) => entry.status)).toEqual([404])
+  })
+
+  it('filters the journal by status', async () => {
+    const journal = await afterThreeRequests()
     expect((await journal('?status=200')).map((entry) => entry.path)).toEqual(['/v1/pets'])
+  })
+
+  it('filters the journal by every field of a query at once', async () => {
+    const journal = await afterThreeRequests()
     expect((await journal('?method=GET&status=404')).map((entry) => entry.path)).toEqual(['/v1/pets/999'])
-    expect((await journal())[0]?.plan).toBe('pro')
   })
 
   it('never puts the API key in the journal', async () => {
@@ -401,17 +493,26 @@ describe('admin API', () => {
     await expectError(await fetch(`${url}/v1/pets`, { headers: auth('s3cret') }), 401, 'unauthorized')
   })
 
-  it('treats loopback addresses as loopback and any other address as remote', () => {
+  it('treats loopback addresses as loopback', () => {
     for (const host of ['127.0.0.1', '127.1.2.3', '::1', 'localhost']) expect(isLoopback(host), host).toBe(true)
+  })
+
+  it('treats any other address as remote', () => {
     for (const host of ['0.0.0.0', '::', '192.168.1.10', '10.0.0.1', 'example.com']) expect(isLoopback(host), host).toBe(false)
   })
 })
 
 describe('request bodies', () => {
-  it('refuses a 5 MiB body with 413 payload_too_large and keeps serving', async () => {
+  const postFiveMiB = (url: string) => postPet(url, JSON.stringify({ name: 'x'.repeat(5 * MIB), categoryId: 1 }))
+
+  it('refuses a 5 MiB body with 413 payload_too_large', async () => {
     const { url } = await startServer()
-    const body = JSON.stringify({ name: 'x'.repeat(5 * MIB), categoryId: 1 })
-    await expectError(await postPet(url, body), 413, 'payload_too_large')
+    await expectError(await postFiveMiB(url), 413, 'payload_too_large')
+  })
+
+  it('keeps serving after refusing a 5 MiB body', async () => {
+    const { url } = await startServer()
+    await postFiveMiB(url)
     expect((await listPets(url)).status).toBe(200)
     expect((await postPet(url, { name: 'Rex', categoryId: 1 })).status).toBe(201)
   })
@@ -458,9 +559,14 @@ describe('user handlers', () => {
     expect(JSON.stringify(body)).not.toContain('Error: x')
   })
 
-  it('ends the socket for HttpResponse.error() and keeps serving', async () => {
+  it('ends the socket for HttpResponse.error()', async () => {
     const { url } = await startServer({ userHandlers })
     await expect(fetch(`${url}/v1/reset-me`)).rejects.toThrow(TypeError)
+  })
+
+  it('keeps serving after ending a socket for HttpResponse.error()', async () => {
+    const { url } = await startServer({ userHandlers })
+    await fetch(`${url}/v1/reset-me`).catch(() => undefined)
     expect((await listPets(url)).status).toBe(200)
     expect((await fetch(`${url}/v1/store/orders`)).status).toBe(200)
   })
@@ -518,7 +624,7 @@ describe('latency, logs and shutdown', () => {
     }
   })
 
-  it('writes one JSON log line per request with method, path, status and plan', async () => {
+  it('writes one JSON log line per request, naming its method, path, status, plan', async () => {
     const lines: string[] = []
     const { url } = await startServer({ log: 'json', write: (line) => lines.push(line) })
     await listPets(url)
