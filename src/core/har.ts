@@ -5,6 +5,7 @@
  * @see http://www.softwareishard.com/blog/har-12-spec/
  */
 import type { JournalEntry } from './journal-entry.js'
+import { shownBody } from './journal-view.js'
 import { utf8Length } from './json.js'
 
 const REASONS: Readonly<Record<number, string>> = {
@@ -37,16 +38,27 @@ function queryString(query: string): NameValue[] {
   return [...new URLSearchParams(query)].map(([name, value]) => ({ name, value }))
 }
 
-function harEntry(entry: JournalEntry, origin: string): Record<string, unknown> {
+/**
+ * One entry of the log. A body that is not text (it holds control characters) is written as base64, as the admin API
+ * writes it: the response's with HAR's own `encoding: "base64"`, the request's (HAR 1.2 has no encoding for
+ * `postData`) with `_encoding: "base64"` and a comment.
+ *
+ * @example
+ * stringifyJson(harEntry(world.journal.get(42), 'http://127.0.0.1:4010'))
+ */
+export function harEntry(entry: JournalEntry, origin: string): Record<string, unknown> {
   const url = `${origin}${entry.path}${entry.query === '' ? '' : `?${entry.query}`}`
-  const text = entry.bodyText
+  const sent = entry.bodyText === undefined ? undefined : shownBody(entry.bodyText)
+  const answer = shownBody(entry.responseBody)
   const mimeType = entry.responseHeaders['content-type'] ?? 'application/json'
   const comment = [
     entry.bodyTruncated ? `request body truncated to its first 16 KiB of ${entry.bodySize} bytes` : '',
     entry.responseBodyTruncated ? 'response body truncated to its first 16 KiB' : '',
+    sent?.base64 ? 'request body as base64: it holds control characters' : '',
     entry.fault ? `fault injected: ${entry.fault}` : '',
     entry.scenario ? `scenario: ${entry.scenario}` : '',
   ].filter((part) => part !== '')
+  const size = utf8Length(entry.responseBody)
   return {
     startedDateTime: entry.time,
     time: entry.durationMs,
@@ -57,9 +69,7 @@ function harEntry(entry: JournalEntry, origin: string): Record<string, unknown> 
       cookies: [],
       headers: pairs(entry.requestHeaders),
       queryString: queryString(entry.query),
-      ...(text === undefined
-        ? {}
-        : { postData: { mimeType: entry.requestHeaders['content-type'] ?? 'application/json', params: [], text } }),
+      ...(sent === undefined ? {} : { postData: postData(sent, entry.requestHeaders['content-type']) }),
       headersSize: -1,
       bodySize: entry.bodySize,
     },
@@ -69,15 +79,25 @@ function harEntry(entry: JournalEntry, origin: string): Record<string, unknown> 
       httpVersion: 'HTTP/1.1',
       cookies: [],
       headers: pairs(entry.responseHeaders),
-      content: { size: utf8Length(entry.responseBody), mimeType, text: entry.responseBody },
+      content: { size, mimeType, text: answer.text, ...(answer.base64 ? { encoding: 'base64' } : {}) },
       redirectURL: '',
       headersSize: -1,
-      bodySize: utf8Length(entry.responseBody),
+      bodySize: size,
     },
     cache: {},
     timings: { send: 0, wait: entry.durationMs, receive: 0 },
     ...(comment.length > 0 ? { comment: comment.join('; ') } : {}),
   }
+}
+
+function postData(sent: { text: string; base64: boolean }, type: string | undefined): Record<string, unknown> {
+  return { mimeType: type ?? 'application/json', params: [], text: sent.text, ...(sent.base64 ? { _encoding: 'base64' } : {}) }
+}
+
+/** What comes before the entries of a log written entry by entry (`{"log":{…,"entries":[`), and after them. */
+export function harFrame(version: string): { head: string; tail: string } {
+  const head = JSON.stringify({ log: { version: '1.2', creator: { name: 'petstore-mock', version }, pages: [], entries: [] } })
+  return { head: head.slice(0, -3), tail: ']}}' }
 }
 
 /**

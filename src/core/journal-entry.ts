@@ -104,7 +104,7 @@ export function errorCode(response: ApiResponse): string | undefined {
   return match?.[1]
 }
 
-export function matchesFilter(entry: JournalEntry, filter: JournalFilter): boolean {
+export function matchesFilter(entry: JournalSummary, filter: JournalFilter): boolean {
   if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
   if (filter.path !== undefined && (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)))
     return false

@@ -56,6 +56,28 @@ export class PackedEntries {
     return entries
   }
 
+  /** How many entries it keeps. */
+  get size(): number {
+    return this.#size
+  }
+
+  /** The `index`-th oldest entry kept (0 is the oldest), for reads that go through the entries a few at a time. */
+  at(index: number): Stored {
+    return this.#at((this.#head + index) % this.#chunks.length)
+  }
+
+  /** The index of the oldest entry numbered above `seq` (`size` when none is): a binary search, numbers only grow. */
+  indexAbove(seq: number): number {
+    let low = 0
+    let high = this.#size
+    while (low < high) {
+      const middle = (low + high) >> 1
+      if ((this.#seqs[(this.#head + middle) % this.#chunks.length] as number) > seq) high = middle
+      else low = middle + 1
+    }
+    return low
+  }
+
   /** The entry numbered `wanted`, searched from the newest (a limit of 0 or a clear leaves gaps in the numbers). */
   find(wanted: number): Stored | undefined {
     const slot = this.#slotOf(wanted)

@@ -15,12 +15,13 @@ import {
   toSummary,
 } from './journal-entry.js'
 import { PackedEntries } from './journal-packed.js'
-import { type Stored, unpack } from './journal-record.js'
+import { entryOf, type ScanOptions, type ScanStep, scanStep, selectPage } from './journal-scan.js'
 import { detachedSlice, utf8Length } from './json.js'
 import type { ApiRequest, ApiResponse } from './types.js'
 
 export type { JournalEntry, JournalFilter, JournalSummary } from './journal-entry.js'
 export { summaryOf } from './journal-entry.js'
+export type { ScanOptions, ScanStep } from './journal-scan.js'
 
 /** An entry keeps at most this many characters of its request body (issue #13). */
 export const BODY_PREFIX_CHARS = 16 * 1024
@@ -46,6 +47,15 @@ export interface Journal {
   /** The entry of sequence number `seq`, while the journal keeps it. */
   get(seq: number): JournalEntry | undefined
   /**
+   * One step of a read that goes through the entries a few at a time and yields between steps (the admin API's
+   * pages, HAR export and event replay): the entries matching `filter` among the next `count` kept ones.
+   */
+  scan(filter: JournalFilter, step: ScanOptions): ScanStep<JournalEntry>
+  /** `scan` of every entry, as summaries (no body parsed, no header copied): the event stream's replay. */
+  scanSummaries(step: ScanOptions): ScanStep<JournalSummary>
+  /** The sequence number of the newest exchange recorded (kept or not), 0 before the first. */
+  readonly lastSeq: number
+  /**
    * Calls `listener` with each exchange's number and a function building its summary (no body parsed, no header
    * copied), as it is recorded (also with a limit of 0): a listener that skips some builds nothing for them.
    * Returns the function that stops it.
@@ -70,9 +80,6 @@ export interface JournalRecorder extends Journal {
   delivered(response: ApiResponse, nextArrival: number): void
 }
 
-/** The entry of a packed record. */
-const entryOf = (stored: Stored): JournalEntry => toEntry(unpack(stored))
-
 /** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
 function waitForEntry(
   recorded: () => JournalEntry[],
@@ -96,33 +103,6 @@ function waitForEntry(
     }, timeout)
     waiters.add(waiter)
   })
-}
-
-function selectPage(
-  all: readonly Stored[],
-  filter: JournalFilter,
-  { limit, before, after }: { limit: number; before?: number | undefined; after?: number | undefined },
-): { entries: JournalEntry[]; more: boolean } {
-  const entries: JournalEntry[] = []
-  if (after !== undefined) {
-    for (const stored of all) {
-      if (stored.seq <= after) continue
-      const entry = entryOf(stored)
-      if (!matchesFilter(entry, filter)) continue
-      if (entries.length === limit) return { entries, more: true }
-      entries.push(entry)
-    }
-    return { entries, more: false }
-  }
-  for (let i = all.length - 1; i >= 0; i--) {
-    const stored = all[i] as Stored
-    if (before !== undefined && stored.seq >= before) continue
-    const entry = entryOf(stored)
-    if (!matchesFilter(entry, filter)) continue
-    if (entries.length === limit) return { entries: entries.reverse(), more: true }
-    entries.push(entry)
-  }
-  return { entries: entries.reverse(), more: false }
 }
 
 /** The first `BODY_PREFIX_CHARS` characters, not a view that keeps the whole body alive (issue #13). */
@@ -279,6 +259,11 @@ export function createJournal({
     all,
     find: (filter = {}) => all().filter((entry) => matchesFilter(entry, filter)),
     page: (filter, options) => selectPage(entries.live(), filter, options),
+    scan: (filter, step) => scanStep(entries, filter, step, toEntry),
+    scanSummaries: (step) => scanStep(entries, {}, step, (_raw, summary) => summary()),
+    get lastSeq() {
+      return seq
+    },
     get: (wanted) => {
       const stored = entries.find(wanted)
       return stored === undefined ? undefined : entryOf(stored)

@@ -1,0 +1,96 @@
+/**
+ * Reading a journal's entries: a whole page at once (`journal.page`, in-process), or a few entries per step for a
+ * read that streams what it finds and yields between steps (the admin API's pages, HAR export and event replay), so
+ * no read builds its whole answer and none holds the event loop for long (issue #31: every answer built from stored
+ * data is bounded in bytes and streamed).
+ */
+import { type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './journal-entry.js'
+import type { PackedEntries } from './journal-packed.js'
+import { type Stored, unpack } from './journal-record.js'
+
+/** Where one step of a scan starts and which way it goes. */
+export interface ScanOptions {
+  /** Start after this sequence number (`toward: 'newer'`) or before it (`'older'`). */
+  readonly from: number
+  readonly toward: 'newer' | 'older'
+  /** How many kept entries the step looks at, at most, matching or not: what bounds one step's work. */
+  readonly count: number
+}
+
+/** One step of a scan. */
+export interface ScanStep<T> {
+  /** What the step found, in the scan's order (oldest first toward newer, newest first toward older). */
+  readonly entries: T[]
+  /** Where the next step starts (the last sequence number looked at), or `undefined` when nothing is left that way. */
+  readonly next: number | undefined
+}
+
+/** The entry of a packed record. */
+export const entryOf = (stored: Stored): JournalEntry => toEntry(unpack(stored))
+
+const isEmpty = (filter: JournalFilter): boolean => Object.values(filter).every((value) => value === undefined)
+
+/**
+ * Up to `count` kept entries from `from` toward `toward`; `build` makes what the caller reads of each one that matches
+ * `filter` (the filter is checked on the summary: nothing of a body is parsed for an entry it leaves out).
+ *
+ * @example
+ * const step = scanStep(packed, {}, { from: 0, toward: 'newer', count: 32 }, (raw) => toEntry(raw))
+ */
+export function scanStep<T>(
+  packed: PackedEntries,
+  filter: JournalFilter,
+  { from, toward, count }: ScanOptions,
+  build: (raw: Raw, summary: () => JournalSummary) => T,
+): ScanStep<T> {
+  const entries: T[] = []
+  const everything = isEmpty(filter)
+  const take = (stored: Stored): void => {
+    const raw = unpack(stored)
+    let summary: JournalSummary | undefined
+    const summarize = () => {
+      summary ??= toSummary(raw)
+      return summary
+    }
+    if (everything || matchesFilter(summarize(), filter)) entries.push(build(raw, summarize))
+  }
+  if (toward === 'newer') {
+    const first = packed.indexAbove(from)
+    const end = Math.min(packed.size, first + count)
+    for (let i = first; i < end; i++) take(packed.at(i))
+    return { entries, next: end < packed.size ? packed.at(end - 1).seq : undefined }
+  }
+  // The newest entry numbered below `from`, then older ones.
+  const last = packed.indexAbove(from - 1) - 1
+  const end = Math.max(-1, last - count)
+  for (let i = last; i > end; i--) take(packed.at(i))
+  return { entries, next: end >= 0 ? packed.at(end + 1).seq : undefined }
+}
+
+/** The page `journal.page` answers: the newest `limit` matching entries, or those before or after a cursor. */
+export function selectPage(
+  all: readonly Stored[],
+  filter: JournalFilter,
+  { limit, before, after }: { limit: number; before?: number | undefined; after?: number | undefined },
+): { entries: JournalEntry[]; more: boolean } {
+  const entries: JournalEntry[] = []
+  if (after !== undefined) {
+    for (const stored of all) {
+      if (stored.seq <= after) continue
+      const entry = entryOf(stored)
+      if (!matchesFilter(entry, filter)) continue
+      if (entries.length === limit) return { entries, more: true }
+      entries.push(entry)
+    }
+    return { entries, more: false }
+  }
+  for (let i = all.length - 1; i >= 0; i--) {
+    const stored = all[i] as Stored
+    if (before !== undefined && stored.seq >= before) continue
+    const entry = entryOf(stored)
+    if (!matchesFilter(entry, filter)) continue
+    if (entries.length === limit) return { entries: entries.reverse(), more: true }
+    entries.push(entry)
+  }
+  return { entries: entries.reverse(), more: false }
+}
