@@ -32,6 +32,7 @@ export const ERRORS = {
   bad_gateway: { status: 502, title: 'Bad gateway: injected by a scenario, or the --proxy upstream could not be reached' },
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
   too_many_event_streams: { status: 503, title: 'The server holds as many event streams as it allows' },
+  too_many_admin_reads: { status: 503, title: 'The journal reads under way hold the whole admin read budget' },
   store_unavailable: { status: 503, title: 'The shared store (Redis) is unreachable' },
   gateway_timeout: { status: 504, title: 'Gateway timeout: injected by a scenario, or the --proxy upstream did not answer in time' },
 } as const satisfies Record<string, { status: number; title: string }>

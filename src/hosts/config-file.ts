@@ -90,6 +90,9 @@ export const ConfigSchema = z
     maxSessions: whole(1, 1_000_000).optional().meta({ description: 'Live X-Mock-Session worlds (default 1000)' }),
     drainLimitBytes: whole(0).optional().meta({ description: 'Oversized bodies are drained up to this, then the connection closes' }),
     requestTimeoutMs: whole(1).optional().meta({ description: 'A request not arrived whole after this gets 408 (default 30000)' }),
+    adminReadMaxBytes: whole(1_048_576)
+      .optional()
+      .meta({ description: 'Memory all journal reads under way share, 1 MiB each; past it 503 too_many_admin_reads (default 33554432)' }),
   })
   .strict()
   .meta({ title: 'petstore-mock configuration' })

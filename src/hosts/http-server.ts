@@ -14,6 +14,7 @@ import type { World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 import type { AdminOptions } from './admin/app.js'
 import { createEventStreams } from './admin/event-stream.js'
+import { createAdminReads } from './admin/journal-reads.js'
 import type { CorsOrigins } from './cors.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
 import { createRequestRouter } from './request-router.js'
@@ -53,6 +54,11 @@ export interface PetStoreServerOptions extends PetStoreOptions {
   drainLimitBytes?: number
   /** A request (headers and body) that has not arrived whole after this many ms is answered 408. Default 30,000. */
   requestTimeoutMs?: number
+  /**
+   * The memory all journal reads under way share (`GET /__mock/requests`, the HAR export, the event stream's replay),
+   * 1 MiB each: past it a read is answered 503 `too_many_admin_reads`. At least 1 MiB. Default 32 MiB.
+   */
+  adminReadMaxBytes?: number
   /**
    * Keep every session's world in this Redis (`redis://host:6379`), so several servers pointed at it behave as one
    * (issue #17). Not with `stateFile`: Redis holds the state.
@@ -140,9 +146,13 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
   const streams = createEventStreams()
+  const requestTimeout = options.requestTimeoutMs ?? 30_000
+  // A client that takes nothing of a journal read for as long as a request may take to arrive is cut off.
+  const reads = createAdminReads({ maxBytes: options.adminReadMaxBytes, stallMs: requestTimeout })
   const admin = lazyAdmin({
     sessions,
     streams,
+    reads,
     token: adminToken,
     host,
     serverUrl: () => url,
@@ -162,7 +172,6 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     admin,
     url: () => url,
   })
-  const requestTimeout = options.requestTimeoutMs ?? 30_000
   const server = createServer(
     {
       requestTimeout,

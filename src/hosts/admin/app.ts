@@ -9,6 +9,7 @@ import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
 import { type RouteContext, refuse, worldOf } from './common.js'
 import type { EventStreams } from './event-stream.js'
+import type { AdminReads } from './journal-reads.js'
 import { addLiveRoutes } from './live-routes.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
 import { addClockRoute, addStateRoutes } from './state-routes.js'
@@ -24,6 +25,8 @@ export interface AdminOptions extends AccessRule {
   readonly degraded: () => string | undefined
   /** The open event streams, which the server ends when it closes. */
   readonly streams: EventStreams
+  /** The journal reads under way: their shared budget and their turns (journal-reads.ts). */
+  readonly reads: AdminReads
   /** Why the shared store (`--redis`) is unreachable, if it is: changes are refused before they touch anything. */
   readonly storeProblem?: () => string | undefined
 }
@@ -76,7 +79,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
   addClockRoute(app, ctx)
   addScenarioRoutes(app, ctx)
   addLiveRoutes(app, options)
-  addJournalRoutes(app)
+  addJournalRoutes(app, options.reads)
   addUiRoutes(app)
   app.use((req, res) =>
     refuse(res, 'route_not_found', `No admin operation at ${req.method} ${req.path}. See GET /__mock/health and the README, "Admin API".`),

@@ -4,11 +4,13 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Express, Response } from 'express'
-import { toHar } from '../../core/har.js'
+import { entryView } from '../../core/journal-view.js'
 import { stringifyJson } from '../../core/json.js'
 import type { Sessions } from '../sessions.js'
 import { refuse, worldOf } from './common.js'
 import { type EventStreams, eventStreamRoute } from './event-stream.js'
+import { harRoute } from './journal-pages.js'
+import type { AdminReads } from './journal-reads.js'
 
 /** The package's version, for the HAR's `creator` (from dist/src/hosts/admin or src/hosts/admin). */
 function packageVersion(): string {
@@ -27,9 +29,12 @@ const sessionOf = (res: Response): string => res.locals.session as string
 
 /**
  * @example
- * addLiveRoutes(app, { sessions, streams, serverUrl: () => 'http://127.0.0.1:4010' })
+ * addLiveRoutes(app, { sessions, streams, reads, serverUrl: () => 'http://127.0.0.1:4010' })
  */
-export function addLiveRoutes(app: Express, parts: { sessions: Sessions; streams: EventStreams; serverUrl: () => string }): void {
+export function addLiveRoutes(
+  app: Express,
+  parts: { sessions: Sessions; streams: EventStreams; reads: AdminReads; serverUrl: () => string },
+): void {
   let version: string | undefined
   app.get('/__mock/sessions', (_req, res) => {
     res.json(parts.sessions.names())
@@ -37,14 +42,17 @@ export function addLiveRoutes(app: Express, parts: { sessions: Sessions; streams
   app.get('/__mock/keys', (_req, res) => {
     res.json(worldOf(res).keyStatuses())
   })
-  app.get('/__mock/requests.har', (_req, res) => {
-    version ??= packageVersion()
-    const har = toHar(worldOf(res).journal.all(), { origin: parts.serverUrl(), version })
-    res
-      .type('application/json')
-      .set('content-disposition', `attachment; filename="petstore-mock-${sessionOf(res)}.har"`)
-      .send(stringifyJson(har))
-  })
+  app.get(
+    '/__mock/requests.har',
+    harRoute(parts.reads, {
+      origin: parts.serverUrl,
+      version: () => {
+        version ??= packageVersion()
+        return version
+      },
+      session: sessionOf,
+    }),
+  )
   app.get('/__mock/requests/:seq', (req, res) => {
     const seq = req.params.seq
     if (!/^\d{1,15}$/.test(seq))
@@ -57,7 +65,7 @@ export function addLiveRoutes(app: Express, parts: { sessions: Sessions; streams
         `The journal of this session no longer keeps (or never had) entry ${seq}; GET /__mock/requests lists what it keeps.`,
       )
     }
-    res.type('application/json').send(stringifyJson(entry))
+    res.type('application/json').send(stringifyJson(entryView(entry)))
   })
-  app.get('/__mock/events', eventStreamRoute(parts.streams, sessionOf))
+  app.get('/__mock/events', eventStreamRoute(parts.streams, parts.reads, sessionOf))
 }

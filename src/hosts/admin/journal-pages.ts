@@ -1,0 +1,135 @@
+/**
+ * `GET /__mock/requests` (pages of the journal) and `GET /__mock/requests.har` (the journal as HAR): their query
+ * (filters and one cursor), and their answers streamed entry by entry under a byte ceiling (journal-reads.ts).
+ */
+import type { Request, Response } from 'express'
+import { harEntry, harFrame } from '../../core/har.js'
+import type { JournalFilter } from '../../core/journal.js'
+import { entryView } from '../../core/journal-view.js'
+import { stringifyJson } from '../../core/json.js'
+import { refuse, worldOf } from './common.js'
+import { type AdminReads, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './journal-reads.js'
+
+function journalFilter(query: Request['query']): JournalFilter | string {
+  const filter: JournalFilter = {}
+  const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined)
+  const method = text('method')
+  const path = text('path')
+  const status = text('status')
+  if (method !== undefined) filter.method = method
+  if (path !== undefined) filter.path = path
+  if (status !== undefined) {
+    if (!/^\d{3}$/.test(status)) return `status must be a 3-digit HTTP status, got ${JSON.stringify(status)}.`
+    filter.status = Number(status)
+  }
+  const plan = text('plan')
+  if (plan !== undefined) filter.plan = plan as NonNullable<JournalFilter['plan']>
+  const code = text('code')
+  if (code !== undefined) filter.code = code
+  const operation = text('operation')
+  if (operation !== undefined) filter.operation = operation
+  return filter
+}
+
+/** The default and largest page of `GET /__mock/requests` (issue #13: no read builds a giant string). */
+const PAGE = { default: 100, max: 1_000 }
+
+type Paging = { limit: number; before?: number; after?: number }
+
+/** `?limit=` (1..1000, else `fallback`), and one cursor: `?before=SEQ` (older entries) or `?after=SEQ` (newer ones). */
+function pagingOf(query: Request['query'], fallback: number): Paging | string {
+  const read = (name: string, min: number, max: number): number | string | undefined => {
+    const text = query[name]
+    if (text === undefined) return undefined
+    if (typeof text !== 'string' || !/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      return `${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`
+    return Number(text)
+  }
+  const limit = read('limit', 1, PAGE.max)
+  const before = read('before', 1, Number.MAX_SAFE_INTEGER)
+  const after = read('after', 0, Number.MAX_SAFE_INTEGER)
+  for (const value of [limit, before, after]) if (typeof value === 'string') return value
+  if (before !== undefined && after !== undefined) return 'Send one cursor: before or after, not both.'
+  const paging: Paging = { limit: (limit as number | undefined) ?? fallback }
+  if (before !== undefined) paging.before = before as number
+  if (after !== undefined) paging.after = after as number
+  return paging
+}
+
+/**
+ * The headers of a page: `Link: <…>; rel="next"` to the entries it left out (older ones, or with `after` newer ones),
+ * and `X-Mock-Page-Stopped` when the byte ceiling (not the limit) stopped it, with the cursor that goes on.
+ */
+function pageHeaders(path: string, query: Request['query'], paging: Paging, page: PageExtent): Record<string, string> {
+  if (!page.more) return {}
+  const params = new URLSearchParams()
+  for (const [name, value] of Object.entries(query))
+    if (typeof value === 'string' && name !== 'before' && name !== 'after') params.set(name, value)
+  const cursor = paging.after !== undefined ? `after=${page.newest ?? paging.after}` : `before=${page.oldest ?? paging.before ?? 1}`
+  const [name, value] = cursor.split('=') as [string, string]
+  params.set(name, value)
+  if (paging.limit <= PAGE.max) params.set('limit', String(paging.limit))
+  return {
+    link: `<${path}?${params}>; rel="next"`,
+    ...(page.stopped ? { 'x-mock-page-stopped': `max-bytes=${READ_MAX_BYTES}; ${cursor}` } : {}),
+  }
+}
+
+/** The filter and cursor of a journal read, or a 400 already sent. */
+function pageQuery(req: Request, res: Response, fallback: number): { filter: JournalFilter; paging: Paging } | undefined {
+  const filter = journalFilter(req.query)
+  if (typeof filter === 'string') return void refuse(res, 'invalid_admin_request', filter)
+  const paging = pagingOf(req.query, fallback)
+  if (typeof paging === 'string') return void refuse(res, 'invalid_admin_request', paging)
+  return { filter, paging }
+}
+
+/**
+ * `GET /__mock/requests`: a page of entries as a JSON array, newest last.
+ *
+ * @example
+ * app.get('/__mock/requests', journalPageRoute(reads))
+ */
+export function journalPageRoute(reads: AdminReads) {
+  return (req: Request, res: Response): void => {
+    const asked = pageQuery(req, res, PAGE.default)
+    if (!asked) return
+    const { filter, paging } = asked
+    streamJournalRead(res, reads, {
+      journal: worldOf(res).journal,
+      filter,
+      ...paging,
+      head: '[',
+      tail: ']',
+      text: (entry) => stringifyJson(entryView(entry)),
+      headers: (page) => pageHeaders('/__mock/requests', req.query, paging, page),
+    })
+  }
+}
+
+/**
+ * `GET /__mock/requests.har`: the journal as a HAR 1.2 log, its newest entries (or those before or after a cursor,
+ * and matching the same filters as the pages) up to the byte ceiling.
+ *
+ * @example
+ * app.get('/__mock/requests.har', harRoute(reads, { origin: () => url, version: () => '1.0.0', session: () => 'default' }))
+ */
+export function harRoute(reads: AdminReads, parts: { origin: () => string; version: () => string; session: (res: Response) => string }) {
+  return (req: Request, res: Response): void => {
+    const asked = pageQuery(req, res, Number.MAX_SAFE_INTEGER)
+    if (!asked) return
+    const { filter, paging } = asked
+    const { head, tail } = harFrame(parts.version())
+    const origin = parts.origin()
+    const disposition = `attachment; filename="petstore-mock-${parts.session(res)}.har"`
+    streamJournalRead(res, reads, {
+      journal: worldOf(res).journal,
+      filter,
+      ...paging,
+      head,
+      tail,
+      text: (entry) => stringifyJson(harEntry(entry, origin)),
+      headers: (page) => ({ 'content-disposition': disposition, ...pageHeaders('/__mock/requests.har', req.query, paging, page) }),
+    })
+  }
+}

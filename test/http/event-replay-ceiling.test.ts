@@ -1,0 +1,86 @@
+/**
+ * Issue #31: the event stream's replay after `Last-Event-ID` (or `?after=`) was built whole, up to 1,000 entries of any
+ * size, and said nothing of what it left out. Now it is written entry by entry, stops at 1,000 entries or 1 MiB, and
+ * tells the rest as a `gap` event ({ after, before }) for the client to read from `GET /__mock/requests?after=`.
+ */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { closeServers, startServer } from './support.js'
+
+let url = ''
+
+interface Frame {
+  event: string
+  id: string | undefined
+  data: string
+}
+
+/** Sends `count` requests in `session`, each with a query of `queryBytes` (every `request` event carries it). */
+async function send(session: string, count: number, queryBytes: number): Promise<void> {
+  const query = `q=${'x'.repeat(queryBytes)}`
+  let sent = 0
+  const client = async () => {
+    while (sent < count) {
+      sent += 1
+      await (await fetch(`${url}/v1/pets?${query}`, { headers: { 'x-mock-session': session } })).arrayBuffer()
+    }
+  }
+  await Promise.all(Array.from({ length: 8 }, client))
+}
+
+/** Reads `GET /__mock/events` after `lastEventId` until its first `gap`; returns the frames and the request frames' bytes. */
+async function replayOf(session: string, lastEventId: string): Promise<{ frames: Frame[]; requestBytes: number }> {
+  const controller = new AbortController()
+  const response = await fetch(`${url}/__mock/events`, {
+    headers: { 'x-mock-session': session, 'last-event-id': lastEventId },
+    signal: controller.signal,
+  })
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader()
+  const decoder = new TextDecoder()
+  const frames: Frame[] = []
+  let requestBytes = 0
+  let buffer = ''
+  // The replay ends with its gap; a ceiling of frames for a replay that would not.
+  while (!frames.some((frame) => frame.event === 'gap') && frames.length < 5_000) {
+    const { done, value } = await reader.read()
+    if (done) break
+    buffer += decoder.decode(value, { stream: true })
+    for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+      const block = buffer.slice(0, end + 2)
+      buffer = buffer.slice(end + 2)
+      const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(block)?.[1]
+      const event = field('event')
+      if (event === undefined) continue
+      frames.push({ event, id: field('id'), data: field('data') ?? '' })
+      if (event === 'request') requestBytes += Buffer.byteLength(block)
+    }
+  }
+  controller.abort()
+  return { frames, requestBytes }
+}
+
+beforeAll(async () => {
+  ;({ url } = await startServer({ journalLimit: 2_000 }))
+  await send('large', 200, 12 * 1024)
+  await send('many', 1_100, 10)
+})
+
+afterAll(closeServers)
+
+describe('the replay after Last-Event-ID', () => {
+  it('writes at most 1 MiB of entries, then a gap naming the ones it left out', async () => {
+    const { frames, requestBytes } = await replayOf('large', '0')
+    const replayed = frames.filter((frame) => frame.event === 'request').map((frame) => Number(frame.id))
+    expect(requestBytes).toBeLessThanOrEqual(1024 * 1024)
+    expect(replayed).toEqual(Array.from({ length: replayed.length }, (_, i) => i + 1))
+    const gap = frames.find((frame) => frame.event === 'gap')
+    expect(JSON.parse(gap?.data ?? '{}')).toEqual({ after: replayed.at(-1), before: 201 })
+  })
+
+  it('writes at most 1,000 entries, then a gap naming the ones it left out', async () => {
+    const { frames } = await replayOf('many', '50')
+    const replayed = frames.filter((frame) => frame.event === 'request').map((frame) => Number(frame.id))
+    expect(replayed).toEqual(Array.from({ length: 1_000 }, (_, i) => i + 51))
+    const gap = frames.find((frame) => frame.event === 'gap')
+    expect(JSON.parse(gap?.data ?? '{}')).toEqual({ after: 1_050, before: 1_101 })
+  })
+})
