@@ -100,6 +100,18 @@ function bytesText(bytes: number): string {
 
 class BodyTooLarge extends Error {}
 
+/** The chunks as one array (no Buffer here: worlds run in browsers too). */
+function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array
+  const all = new Uint8Array(size)
+  let at = 0
+  for (const chunk of chunks) {
+    all.set(chunk, at)
+    at += chunk.byteLength
+  }
+  return all
+}
+
 /** The body as text, read chunk by chunk and given up (the upstream's connection with it) past `max` bytes. */
 async function readCapped(response: Response, max: number): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? 0)
@@ -109,18 +121,19 @@ async function readCapped(response: Response, max: number): Promise<string> {
     return ''
   }
   const reader = response.body.getReader()
-  const decoder = new TextDecoder()
-  let text = ''
+  // The chunks are kept as bytes and decoded once, whole: a body given up past the cap never becomes a string.
+  const chunks: Uint8Array[] = []
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) return text + decoder.decode()
+    if (done) return new TextDecoder().decode(joined(chunks, size))
     size += value.byteLength
     if (size > max) {
+      chunks.length = 0
       await reader.cancel().catch(() => undefined)
       throw new BodyTooLarge()
     }
-    text += decoder.decode(value, { stream: true })
+    chunks.push(value)
   }
 }
 
