@@ -168,7 +168,7 @@ describe('GET /__mock/events', () => {
   })
   afterAll(closeServers)
 
-  it('answers as an event stream that starts with retry and hello (session, scenario, clock)', async () => {
+  it('answers as an event stream that opens with a retry interval, then a hello naming session, scenario, clock', async () => {
     await freeze(url, 'hello-1')
     const stream = await openStream(url, '/__mock/events', withSession('hello-1'))
     expect(stream.response.status).toBe(200)
@@ -324,23 +324,22 @@ describe('GET /__mock/events', () => {
     expect(stream.of('request')).toEqual([])
   })
 
-  it('refuses a foreign Host with 403 admin_forbidden on /__mock/events and /__mock/ui', async () => {
+  it.each(['/__mock/events', '/__mock/ui'])('refuses a foreign Host with 403 admin_forbidden on %s', async (path) => {
     const port = new URL(url).port
-    for (const path of ['/__mock/events', '/__mock/ui']) {
-      const answer = await rawGet(url, path, { host: `evil.test:${port}` })
-      expect(answer.status, path).toBe(403)
-      expect(answer.type).toMatch(/^application\/json/)
-      expect(JSON.parse(answer.body)).toEqual({ code: 'admin_forbidden', message: expect.stringContaining('evil.test'), status: 403 })
-    }
+    const answer = await rawGet(url, path, { host: `evil.test:${port}` })
+    expect(answer.status, path).toBe(403)
+    expect(answer.type).toMatch(/^application\/json/)
+    expect(JSON.parse(answer.body)).toEqual({ code: 'admin_forbidden', message: expect.stringContaining('evil.test'), status: 403 })
+  })
+
+  it('refuses a foreign Host without a port with 403 on /__mock/events', async () => {
     const plain = await rawGet(url, '/__mock/events', { host: 'evil.test' })
     expect(plain.status).toBe(403)
   })
 
-  it('refuses a foreign Origin with 403 admin_forbidden on /__mock/events and /__mock/ui', async () => {
-    for (const path of ['/__mock/events', '/__mock/ui']) {
-      const body = await expectError(await fetch(`${url}${path}`, { headers: { origin: 'https://evil.test' } }), 403, 'admin_forbidden')
-      expect(body.message).toContain('evil.test')
-    }
+  it.each(['/__mock/events', '/__mock/ui'])('refuses a foreign Origin with 403 admin_forbidden on %s', async (path) => {
+    const body = await expectError(await fetch(`${url}${path}`, { headers: { origin: 'https://evil.test' } }), 403, 'admin_forbidden')
+    expect(body.message).toContain('evil.test')
   })
 
   it('serves /__mock/ui to a page of its own origin', async () => {
@@ -353,21 +352,33 @@ describe('GET /__mock/events', () => {
 describe('GET /__mock/events: limits', () => {
   afterEach(closeServers)
 
-  it('answers the 101st stream 503 too_many_event_streams with Retry-After, and takes a new one once streams close', async () => {
+  /** A server with the 100 event streams it takes open, each answered 200. */
+  async function withHundredStreams() {
     const { url } = await startServer()
     const streams = await Promise.all(
       Array.from({ length: 100 }, (_, i) => openStream(url, '/__mock/events', withSession(`many-${i % 5}`))),
     )
     expect(streams.map((stream) => stream.response.status)).toEqual(Array(100).fill(200))
+    return { url, streams }
+  }
+
+  it('answers the 101st stream 503 too_many_event_streams with Retry-After', async () => {
+    const { url } = await withHundredStreams()
     const refused = await fetch(`${url}/__mock/events`)
     const retryAfter = refused.headers.get('retry-after')
     const body = await expectError(refused, 503, 'too_many_event_streams')
     expect(body.message).toContain('100')
     expect(retryAfter).toMatch(/^[1-9]\d*$/)
-    // The API and the rest of the admin API still answer.
+  })
+
+  it('still serves the API, the rest of the admin API too, with 100 streams open', async () => {
+    const { url } = await withHundredStreams()
     expect((await api(url, '/v1/pets/1', 'default')).status).toBe(200)
     expect((await fetch(`${url}/__mock/health`)).status).toBe(200)
+  })
 
+  it('takes a new stream once the 100 open ones close', async () => {
+    const { url, streams } = await withHundredStreams()
     for (const stream of streams) stream.close()
     const again = await eventually(async () => {
       const response = await fetch(`${url}/__mock/events`)
