@@ -1,8 +1,9 @@
 /**
- * `--proxy` under upstream bodies far over its cap (issue 31; docs/benchmarks.md has the figures): the server's peak RSS while five clients at once ask for them, against the same server idle, and its slowest API
- * answer meanwhile against its slowest idle. Each proxied answer is 502 once the body passes `proxyMaxBodyBytes`
- * (8 MiB by default). The upstream is a node:http server in this process on 127.0.0.1; run alone with
- * `npx tsx bench/proxy-memory.ts` (after `npm run build`).
+ * `--proxy` under upstream bodies far over its cap (issue 31; docs/benchmarks.md has the figures): the server's peak
+ * RSS while five clients at once ask for them, against the same server idle, and its slowest API answer meanwhile
+ * against its slowest idle. Each proxied answer is 502 once the body passes `proxyMaxBodyBytes` (8 MiB by default).
+ * The upstream is a node:http server in this process on 127.0.0.1; run alone with `npx tsx bench/proxy-memory.ts`
+ * (after `npm run build`).
  */
 import { createServer, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
