@@ -94,7 +94,7 @@ export type RequestRouter = ((req: IncomingMessage, res: ServerResponse) => void
  * const server = createServer(router).on('checkContinue', router.checkContinue)
  */
 export function createRequestRouter(parts: RouterParts): RequestRouter {
-  const { sessions, corsOrigin, userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
+  const { sessions, userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
 
   const serve = (exchange: ServerExchange, body: Body | undefined): void => {
     const { req, path, query } = exchange
@@ -131,18 +131,12 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
       return
     }
     exchange.world = world
-    if (known !== undefined) {
-      serve(exchange, known)
-      return
-    }
+    if (known !== undefined) return void serve(exchange, known)
     if (userHandlers.length > 0) {
       serveWithUserHandlers(exchange).catch((error: unknown) => delivery.fail(exchange, error))
       return
     }
-    if (!hasBody(req)) {
-      serve(exchange, undefined)
-      return
-    }
+    if (!hasBody(req)) return void serve(exchange, undefined)
     readBodyThen(
       req,
       maxBodyBytes,
@@ -160,28 +154,14 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
 
   /** `expectsContinue`: the client waits for 100 Continue before it sends the body (`Expect: 100-continue`). */
   const start = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    const origin = req.headers.origin
-    const { path, query } = splitUrl(req.url ?? '/')
-    const exchange: ServerExchange = {
-      req,
-      res,
-      path,
-      query,
-      started: log.start(),
-      headers: origin === undefined ? NO_HEADERS : corsHeaders(corsOrigin, origin),
-      world: sessions.main,
-      closeAfter: false,
-    }
+    const exchange = newExchange(req, res, parts)
     try {
-      if (!expectsContinue || !tooLargeToContinue(req, path, maxBodyBytes)) {
-        if (expectsContinue) res.writeContinue()
-        route(exchange)
-        return
-      }
-      // RFC 9110 section 10.1.1: a final status instead of 100 Continue; the body was never asked for, so the
-      // connection closes after the answer (test/http/expect-continue-too-large.test.ts).
-      exchange.closeAfter = true
-      route(exchange, TOO_LARGE_UNREAD)
+      // RFC 9110 section 10.1.1: a final status instead of 100 Continue for a body that would be refused; it was never
+      // asked for, so the connection closes after the answer (test/http/expect-continue-too-large.test.ts).
+      const refused = expectsContinue && tooLargeToContinue(req, exchange.path, maxBodyBytes)
+      if (expectsContinue && !refused) res.writeContinue()
+      exchange.closeAfter = refused
+      route(exchange, refused ? TOO_LARGE_UNREAD : undefined)
     } catch (error) {
       delivery.fail(exchange, error)
     }
@@ -189,6 +169,22 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
 
   const router = (req: IncomingMessage, res: ServerResponse): void => start(req, res, false)
   return Object.assign(router, { checkContinue: (req: IncomingMessage, res: ServerResponse): void => start(req, res, true) })
+}
+
+/** A request's exchange as it arrives: the default world until its session is chosen. */
+function newExchange(req: IncomingMessage, res: ServerResponse, parts: RouterParts): ServerExchange {
+  const origin = req.headers.origin
+  const { path, query } = splitUrl(req.url ?? '/')
+  return {
+    req,
+    res,
+    path,
+    query,
+    started: parts.log.start(),
+    headers: origin === undefined ? NO_HEADERS : corsHeaders(parts.corsOrigin, origin),
+    world: parts.sessions.main,
+    closeAfter: false,
+  }
 }
 
 /** The body of a request answered before it was sent: too large, never read. */
