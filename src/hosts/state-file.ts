@@ -4,7 +4,7 @@
  * written through to its target. `logSeq` says which lines of the change log it already holds.
  */
 import { randomUUID } from 'node:crypto'
-import { open, readFile, realpath, rename, unlink } from 'node:fs/promises'
+import { open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { parseJson } from '../core/json.js'
 import { parseSnapshot, type SteppedSnapshot, snapshotPieces, type WorldSnapshot } from '../snapshot.js'
@@ -82,6 +82,25 @@ export async function writeStateFile(file: string, content: StateFileWrite): Pro
   }
 }
 
+/** The `version` a state file must have: the only format this petstore-mock writes and reads. */
+const VERSION = 1
+
+/** `"version"` and `"logSeq"` as the file has them, checked: an unknown version is refused, not read as this one. */
+function headerOf(file: string, value: { version?: unknown; logSeq?: unknown }): number {
+  const { version, logSeq = 0n } = value
+  if (version !== BigInt(VERSION)) {
+    const got = typeof version === 'bigint' || typeof version === 'number' ? `has version ${version}` : 'has no "version" number'
+    throw new StateFileError(
+      `[petstore-mock] State file ${file} ${got}; this petstore-mock reads version ${VERSION}. Start the petstore-mock that wrote it, or move it aside to start from the seed.`,
+    )
+  }
+  if (typeof logSeq !== 'bigint' || logSeq < 0n || logSeq > BigInt(Number.MAX_SAFE_INTEGER))
+    throw new StateFileError(
+      `[petstore-mock] State file ${file}: "logSeq" must be a whole number from 0. Fix it, or move it aside to start from the seed.`,
+    )
+  return Number(logSeq)
+}
+
 /** Reads a state file; `undefined` when it does not exist. A bad file is a StateFileError naming the file and the field. */
 export async function readStateFile(file: string): Promise<StateFileContent | undefined> {
   let text: string
@@ -93,15 +112,30 @@ export async function readStateFile(file: string): Promise<StateFileContent | un
   }
   const parsed = parseJson(text)
   if (!parsed.ok) throw new StateFileError(`[petstore-mock] State file ${file} is not valid JSON: ${parsed.message}. Delete it or fix it.`)
-  const value = parsed.value as { sessions?: unknown; logSeq?: unknown }
+  const value = parsed.value as { sessions?: unknown; logSeq?: unknown; version?: unknown }
   if (typeof value !== 'object' || value === null || typeof value.sessions !== 'object' || value.sessions === null) {
     throw new StateFileError(`[petstore-mock] State file ${file} has no "sessions" object. Delete it or fix it.`)
   }
+  const logSeq = headerOf(file, value)
   const sessions = new Map<string, WorldSnapshot>()
   for (const [name, snapshot] of Object.entries(value.sessions as Record<string, unknown>)) {
     const result = parseSnapshot(snapshot)
     if (!result.ok) throw new StateFileError(`[petstore-mock] State file ${file}, session ${JSON.stringify(name)}: ${result.message}`)
     sessions.set(name, result.snapshot)
   }
-  return { version: 1, logSeq: Number(value.logSeq ?? 0), sessions }
+  return { version: 1, logSeq, sessions }
+}
+
+/** The temporary files `writeStateFile` names: `FILE.<pid>.<8 hex digits>.tmp`. */
+const TEMP_NAME = /^\d+\.[0-9a-f]{8}\.tmp$/
+
+/**
+ * Removes the temporary files beside `file` that a snapshot rewrite cut short by a crash (`kill -9`) left behind, and
+ * returns their names. Called at start, before this process writes one (test/cli/state-file-tampering.test.ts).
+ */
+export async function removeLeftoverTemps(file: string): Promise<string[]> {
+  const prefix = `${basename(file)}.`
+  const names = (await readdir(dirname(file))).filter((name) => name.startsWith(prefix) && TEMP_NAME.test(name.slice(prefix.length)))
+  for (const name of names) await unlink(join(dirname(file), name)).catch(() => undefined)
+  return names
 }

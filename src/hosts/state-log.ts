@@ -24,8 +24,24 @@ import {
 import { basename, dirname, join } from 'node:path'
 import { parseJson } from '../core/json.js'
 
-/** A line of the log, parsed: a pet created in a session, or a session's whole new state. */
-export type LogLine = { seq: number; session: string; create: unknown } | { seq: number; session: string; state: unknown }
+/** A line of the log, parsed, with where it was read (its file and line number) for the messages that name it. */
+export type LogLine = ({ create: unknown } | { state: unknown }) & { seq: number; session: string; file: string; line: number }
+
+/**
+ * The text after the live log's last newline: a write a crash cut short. Its change was never acknowledged (an answer
+ * waits for the whole write, newline included), so it is cut off at start.
+ */
+export interface TornLine {
+  readonly file: string
+  readonly line: number
+  readonly bytes: number
+}
+
+/** The fix every message about a log that does not continue its state file ends with. */
+export function moveAsideFix(log: string): string {
+  const state = log.replace(/\.log$/, '')
+  return `Restore ${state} and its log from a backup, or move ${state}, ${log} and ${log}.* aside to start from the seed.`
+}
 
 /** Where the log stood when a snapshot was taken: the snapshot holds every line up to `seq`. */
 export interface LogMark {
@@ -62,43 +78,88 @@ export function segmentsOf(path: string): { file: string; seq: number }[] {
   return segments.sort((a, b) => a.seq - b.seq)
 }
 
-/** The lines of one file of the log. Only in the live log may the last line be torn (a crash in the middle of a write). */
-function readLines(path: string, live: boolean, lines: LogLine[]): number {
-  let text: string
+/** Reads the lines of one file of the log into `lines`: how many of its bytes hold whole lines, and its torn last line if any. */
+function readLines(path: string, live: boolean, lines: LogLine[]): { whole: number; torn: TornLine | undefined } {
+  let bytes: Buffer
   try {
-    text = readFileSync(path, 'utf8')
+    bytes = readFileSync(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return 0
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { whole: 0, torn: undefined }
     throw error
   }
-  const rows = text.split('\n')
+  const rows = bytes.toString('utf8').split('\n')
+  // Every line is written with its newline: text after the last one is a write cut short (test/cli/state-file-tampering.test.ts).
+  const tail = rows.pop() ?? ''
   let whole = 0
   for (const [index, row] of rows.entries()) {
+    whole += Buffer.byteLength(row) + 1
     if (row === '') continue
     const parsed = parseJson(row)
     const value = parsed.ok ? (parsed.value as { seq?: unknown; session?: unknown }) : undefined
     const ok =
       value !== undefined && typeof value.seq === 'bigint' && typeof value.session === 'string' && ('create' in value || 'state' in value)
-    if (!ok) {
-      // The last row has no newline after it only when a crash cut its write short.
-      if (live && index === rows.length - 1) break
-      throw new Error(`[petstore-mock] ${path}, line ${index + 1}, is not a change of the state log. Delete the log or fix the line.`)
-    }
-    lines.push({ ...(value as LogLine), seq: Number(value.seq) })
-    whole += Buffer.byteLength(row) + 1
+    if (!ok) throw new Error(`[petstore-mock] ${path}, line ${index + 1}, is not a change of the state log. ${moveAsideFix(logOf(path))}`)
+    lines.push({ ...(value as LogLine), seq: Number(value.seq), file: path, line: index + 1 })
   }
-  return whole
+  if (tail === '') return { whole, torn: undefined }
+  // Only the live log is written to: a segment is renamed from it whole, after it was cut back to its whole lines.
+  if (!live) throw new Error(`[petstore-mock] ${path}, line ${rows.length + 1}, has no newline at its end. ${moveAsideFix(logOf(path))}`)
+  return { whole, torn: { file: path, line: rows.length + 1, bytes: bytes.length - whole } }
+}
+
+/** The live log of a segment `FILE.log.<seq>` (or of the live log itself). */
+const logOf = (path: string): string => path.replace(/\.log\.\d+$/, '.log')
+
+/** Where a line is, for messages: its file and line number. */
+const at = (line: LogLine): string => `${line.file}, line ${line.line}`
+
+/**
+ * Why `line` does not follow `previous` in a log continuing a state file that holds every change up to `logSeq`, or
+ * undefined. `held`: the line is in a segment the state file holds whole (one a crash left before it was deleted).
+ */
+function breakIn(line: LogLine, previous: LogLine | undefined, logSeq: number, held: boolean): string | undefined {
+  const expected = previous === undefined ? Math.min(line.seq, logSeq + 1) : previous.seq + 1
+  if (line.seq > expected) {
+    const missing = expected === line.seq - 1 ? `change ${expected} is` : `changes ${expected} to ${line.seq - 1} are`
+    const after = previous === undefined ? `the state file holds changes up to ${logSeq}` : `the line before is change ${previous.seq}`
+    return `${at(line)}, is change ${line.seq}, but ${after}: ${missing} missing (a line or a file of the log was removed).`
+  }
+  if (line.seq < expected) return `${at(line)}, is change ${line.seq} again (after change ${previous?.seq}): a line was repeated or moved.`
+  if (line.seq <= logSeq && !held)
+    return `${at(line)}, is change ${line.seq}, which the state file says it holds already ("logSeq": ${logSeq}): its logSeq is ahead of its content.`
+  return undefined
 }
 
 /**
- * Reads a log: the lines of its segments and of the live log, in order, and how many bytes of the live log hold
- * whole lines. A torn last line of the live log is ignored; any other bad line is an error naming its file and number.
+ * Reads a log: the lines of its segments and of the live log, in order, how many bytes of the live log hold whole
+ * lines, and the live log's torn last line if a crash left one. Checks that they continue a state file holding every
+ * change up to `logSeq`: numbered one after another, no gap, no repeat, each segment named for its last line, none
+ * the state file claims but does not hold. A line that breaks this is an error naming its file, number and the fix.
  */
-export function readStateLog(path: string): { lines: LogLine[]; wholeBytes: number } {
+export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; wholeBytes: number; torn: TornLine | undefined } {
   const lines: LogLine[] = []
-  for (const segment of segmentsOf(path)) readLines(segment.file, false, lines)
-  const wholeBytes = readLines(path, true, lines)
-  return { lines, wholeBytes }
+  let previous: LogLine | undefined
+  const check = (from: number, held: boolean): void => {
+    for (let index = from; index < lines.length; index++) {
+      const line = lines[index] as LogLine
+      const problem = breakIn(line, previous, logSeq, held)
+      if (problem !== undefined) throw new Error(`[petstore-mock] ${problem} ${moveAsideFix(path)}`)
+      previous = line
+    }
+  }
+  for (const segment of segmentsOf(path)) {
+    const from = lines.length
+    readLines(segment.file, false, lines)
+    check(from, segment.seq <= logSeq)
+    if (lines.length > from && previous?.seq !== segment.seq)
+      throw new Error(
+        `[petstore-mock] ${segment.file} is named for change ${segment.seq}, but its last line is change ${previous?.seq}. ${moveAsideFix(path)}`,
+      )
+  }
+  const from = lines.length
+  const { whole, torn } = readLines(path, true, lines)
+  check(from, false)
+  return { lines, wholeBytes: whole, torn }
 }
 
 /**

@@ -6,19 +6,18 @@
  * sends the turn's answers (`flush`, which the server's delivery calls first), or at the end of the
  * turn if no answer goes then; so no answer is sent before what it acknowledges is written. The
  * snapshot is rewritten now and then (counters and clocks go with it) and at shutdown, then the log
- * lines it holds are dropped. Start-up loads the snapshot, then replays the log. Failures are loud:
+ * lines it holds are dropped. Start-up loads the snapshot, then replays the log (`state-load.ts`). Failures are loud:
  * a bad file or folder stops the start; a failing write marks the server degraded
  * (`/__mock/health`) and is logged.
  */
-import { dirname } from 'node:path'
 import { performance } from 'node:perf_hooks'
-import { PetRecordSchema } from '../schemas.js'
 import { StaleSnapshotError, stringifySnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type IndexOnlyData } from '../store/pet-data.js'
 import type { World } from '../world/create-world.js'
 import type { Sessions } from './sessions.js'
-import { readStateFile, StateFileError, stateFileTarget, writeStateFile } from './state-file.js'
-import { openStateLog, readStateLog, type StateLog } from './state-log.js'
+import { writeStateFile } from './state-file.js'
+import { openState } from './state-load.js'
+import type { StateLog } from './state-log.js'
 
 /** The snapshot is rewritten at most this often, and never taking more than a tenth of the time. */
 const MIN_COMPACT_DELAY_MS = 1_000
@@ -48,58 +47,6 @@ const NO_SAVER: StateSaver = {
   flush: () => {},
   close: async () => {},
   failure: undefined,
-}
-
-/**
- * Restores the snapshot into `sessions`, then replays the log lines it does not hold; resolves with the last line's
- * number and how many bytes of the live log hold whole lines.
- */
-async function restore(
-  target: string,
-  sessions: Sessions,
-  stores: ReadonlyMap<string, IndexOnlyData>,
-): Promise<{ seq: number; wholeBytes: number }> {
-  const content = await readStateFile(target)
-  for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name)?.restore(snapshot)
-  let seq = content?.logSeq ?? 0
-  const { lines, wholeBytes } = readStateLog(`${target}.log`)
-  for (const line of lines) {
-    if (line.seq <= seq) continue
-    seq = line.seq
-    sessions.get(line.session) // made on first use, so its storage is known
-    if ('create' in line) stores.get(line.session)?.put(PetRecordSchema.parse(line.create))
-    else await sessions.get(line.session)?.restore(line.state)
-  }
-  return { seq, wholeBytes }
-}
-
-/** Checks the file and its folder, restores it into the sessions and opens its log: a StateFileError stops the start. */
-async function openState(
-  file: string,
-  options: { fsync: boolean; sessions: () => Sessions },
-  stores: ReadonlyMap<string, IndexOnlyData>,
-): Promise<{ target: string; log: StateLog }> {
-  let target: string
-  try {
-    target = await stateFileTarget(file)
-  } catch (error) {
-    const { code, message } = error as NodeJS.ErrnoException
-    const folder = dirname(file)
-    throw new StateFileError(
-      code === 'ENOENT'
-        ? `[petstore-mock] Cannot use --state-file ${file}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
-        : `[petstore-mock] Cannot use --state-file ${file}: ${message}.`,
-    )
-  }
-  try {
-    const { seq, wholeBytes } = await restore(target, options.sessions(), stores)
-    return { target, log: openStateLog(`${target}.log`, { fsync: options.fsync, seq, wholeBytes }) }
-  } catch (error) {
-    if (error instanceof StateFileError) throw error
-    throw new StateFileError(
-      `[petstore-mock] Cannot use --state-file ${file}: ${(error as Error).message.replace(/^\[petstore-mock\] /, '')}`,
-    )
-  }
 }
 
 /** Writing to the log, if open: a failure is reported (`failed`), not thrown, and the answer goes on. */

@@ -1,0 +1,128 @@
+/**
+ * `--state-file` at start: the state file restored and its log replayed, after checking that the log continues it
+ * (no line missing or repeated, none the file claims but does not hold, the file there when its log is, a version
+ * this petstore-mock reads). Anything else stops the start (exit 2) with one line naming the file, the line and the
+ * fix. What a crash can leave is cleaned up with a one-line notice: temporary files of a snapshot rewrite cut short,
+ * and a torn last line of the log, a write cut short whose change was never acknowledged (decision 014).
+ */
+import { existsSync } from 'node:fs'
+import { readlink } from 'node:fs/promises'
+import { dirname, resolve } from 'node:path'
+import { PetRecordSchema } from '../schemas.js'
+import type { IndexOnlyData } from '../store/pet-data.js'
+import type { Sessions } from './sessions.js'
+import { readStateFile, removeLeftoverTemps, StateFileError, stateFileTarget, writeStateFile } from './state-file.js'
+import { type LogLine, moveAsideFix, openStateLog, readStateLog, type StateLog, segmentsOf } from './state-log.js'
+
+/** The log of the state file `state` and its segments, those that exist. */
+function logFilesOf(state: string): string[] {
+  const log = `${state}.log`
+  try {
+    return [...(existsSync(log) ? [log] : []), ...segmentsOf(log).map((segment) => segment.file)]
+  } catch {
+    return [] // its folder is missing: so is its log
+  }
+}
+
+/**
+ * A log only continues its state file: without the file, starting from the seed and replaying the log would lose
+ * every change before the log's first line. `target` is missing; `file` may be a dangling symlink, whose log may be
+ * beside it or beside where it points (test/cli/state-file-tampering.test.ts).
+ */
+async function refuseLogWithoutState(file: string, target: string): Promise<void> {
+  const pointsTo = await readlink(file).then(
+    (link) => resolve(dirname(file), link),
+    () => undefined,
+  )
+  const logs = [...new Set([target, ...(pointsTo === undefined ? [] : [pointsTo])].flatMap(logFilesOf))]
+  if (logs.length === 0) return
+  const missing = pointsTo === undefined ? `${target} is missing` : `${file} is a symlink to ${pointsTo}, which is missing`
+  throw new StateFileError(
+    `[petstore-mock] ${missing}, but its change log ${logs.join(', ')} is there: the log only continues it, so starting from the seed would lose the changes before the log. Restore ${pointsTo ?? target} from a backup, or move ${logs.join(', ')} aside to start from the seed.`,
+  )
+}
+
+/** Replays one line of the log; a line that is not a valid change is an error naming its file, number and field. */
+async function replay(line: LogLine, sessions: Sessions, stores: ReadonlyMap<string, IndexOnlyData>, log: string): Promise<void> {
+  const where = `${line.file}, line ${line.line} (change ${line.seq})`
+  const world = sessions.get(line.session) // made on first use, so its storage is known
+  if ('create' in line) {
+    const pet = PetRecordSchema.safeParse(line.create)
+    if (pet.success) return void stores.get(line.session)?.put(pet.data)
+    const [issue] = pet.error.issues
+    const field = ['create', ...(issue?.path ?? [])].map(String).join('.')
+    // Lossless JSON reads every whole number as a bigint: the file has a number.
+    const problem = (issue?.message ?? 'is not a pet').replace('received bigint', 'received number')
+    throw new Error(`[petstore-mock] ${where}: ${field}: ${problem}. Fix the line. ${moveAsideFix(log)}`)
+  }
+  try {
+    await world?.restore(line.state)
+  } catch (error) {
+    const message = (error as Error).message.replace(/^\[petstore-mock\] /, '').replace(/\.$/, '')
+    throw new Error(`[petstore-mock] ${where}: ${message}. Fix the line. ${moveAsideFix(log)}`)
+  }
+}
+
+/**
+ * Restores the snapshot into `sessions`, then replays the log lines it does not hold, after checking that the log
+ * continues it. Resolves with the last line's number, how many bytes of the live log hold whole lines, its torn last
+ * line, and whether the state file exists.
+ */
+async function restore(file: string, target: string, sessions: Sessions, stores: ReadonlyMap<string, IndexOnlyData>) {
+  const content = await readStateFile(target)
+  if (content === undefined) await refuseLogWithoutState(file, target)
+  for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name)?.restore(snapshot)
+  let seq = content?.logSeq ?? 0
+  const { lines, wholeBytes, torn } = readStateLog(`${target}.log`, seq)
+  for (const line of lines) {
+    if (line.seq <= seq) continue
+    seq = line.seq
+    await replay(line, sessions, stores, `${target}.log`)
+  }
+  return { seq, wholeBytes, torn, exists: content !== undefined }
+}
+
+/** Notices of what the start cleaned up: one line each, on stderr. */
+const notice = (line: string): void => void process.stderr.write(`[petstore-mock] ${line}\n`)
+
+/**
+ * Checks the file and its folder, removes what a crash left (temporary files, a torn last line), restores it into the
+ * sessions and opens its log: a StateFileError stops the start.
+ */
+export async function openState(
+  file: string,
+  options: { fsync: boolean; sessions: () => Sessions },
+  stores: ReadonlyMap<string, IndexOnlyData>,
+): Promise<{ target: string; log: StateLog }> {
+  let target: string
+  try {
+    target = await stateFileTarget(file)
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    const folder = dirname(file)
+    throw new StateFileError(
+      code === 'ENOENT'
+        ? `[petstore-mock] Cannot use --state-file ${file}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
+        : `[petstore-mock] Cannot use --state-file ${file}: ${message}.`,
+    )
+  }
+  try {
+    const temps = await removeLeftoverTemps(target)
+    if (temps.length > 0)
+      notice(`Removed ${temps.length} temporary file(s) of a snapshot rewrite a crash cut short, beside ${target}: ${temps.join(', ')}.`)
+    const { seq, wholeBytes, torn, exists } = await restore(file, target, options.sessions(), stores)
+    // Written before the log is made: from now on a log without its state file is one that lost it.
+    if (!exists) await writeStateFile(target, { version: 1, logSeq: 0, sessions: new Map() })
+    const log = openStateLog(`${target}.log`, { fsync: options.fsync, seq, wholeBytes })
+    if (torn)
+      notice(
+        `${torn.file}, line ${torn.line}: cut off a torn last line of ${torn.bytes} bytes, a write a crash cut short; its change was never acknowledged.`,
+      )
+    return { target, log }
+  } catch (error) {
+    if (error instanceof StateFileError) throw error
+    throw new StateFileError(
+      `[petstore-mock] Cannot use --state-file ${file}: ${(error as Error).message.replace(/^\[petstore-mock\] /, '')}`,
+    )
+  }
+}
