@@ -98,7 +98,7 @@ const idOf = (answer: Answer): number => (answer.body as { id: number }).id
 const codeOf = (answer: Answer): string | undefined => (answer.body as { code?: string } | undefined)?.code
 
 describe('one world across replicas', () => {
-  it('serves a pet created on replica A from replica B, by id and in the listing', async () => {
+  it('serves a pet created on replica A from replica B by id', async () => {
     const created = await createPet(A, 'create')
     expect(created.status, created.text).toBe(201)
     expect(created.body).toEqual({ id: 51, name: 'Rex', categoryId: 3, status: 'pending' })
@@ -107,7 +107,11 @@ describe('one world across replicas', () => {
     const read = await send(B, location as string, { session: 'create' })
     expect(read.status).toBe(200)
     expect(read.text).toBe(created.text)
-    const listed = await send(B, '/v1/pets?limit=100', { session: 'create' })
+  })
+
+  it("lists a pet created on replica A in replica B's listing", async () => {
+    const created = await createPet(A, 'create-listed')
+    const listed = await send(B, '/v1/pets?limit=100', { session: 'create-listed' })
     expect(listed.status).toBe(200)
     expect((listed.body as { id: number }[]).at(-1)).toEqual(created.body)
     expect(listed.body).toHaveLength(51)
@@ -269,21 +273,29 @@ describe('clock, scenario and reset followed by every replica', () => {
 })
 
 describe('sessions across replicas', () => {
-  it('shares one world per X-Mock-Session name across replicas, and keeps two names apart', async () => {
-    const created = await createPet(A, 'session-a', { name: 'Only in a', categoryId: 9 })
+  const onlyIn = (session: string) => createPet(A, session, { name: `Only in ${session}`, categoryId: 9 })
+
+  it('shares one world per X-Mock-Session name across replicas', async () => {
+    const created = await onlyIn('session-a')
     expect(idOf(created)).toBe(51)
     expect((await send(B, '/v1/pets/51', { session: 'session-a' })).text).toBe(created.text)
-    expect((await send(B, '/v1/pets/51', { session: 'session-b' })).status).toBe(404)
-    expect((await send(A, '/v1/pets/51', { session: 'session-b' })).status).toBe(404)
-    expect((await send(B, '/v1/pets?limit=100', { session: 'session-b' })).body).toHaveLength(50)
-    // Each session counts its own requests.
-    await setClock(B, 'session-a', { set: FROZEN })
-    await clockFollows(A, 'session-a', FROZEN_ISO)
-    await setClock(B, 'session-b', { set: FROZEN })
-    await clockFollows(A, 'session-b', FROZEN_ISO)
-    for (let i = 0; i < 3; i++) await send(A, '/v1/pets', { session: 'session-a', key: 'test-free' })
-    expect((await send(B, '/v1/pets', { session: 'session-a', key: 'test-free' })).headers.get('x-ratelimit-remaining')).toBe('56')
-    expect((await send(B, '/v1/pets', { session: 'session-b', key: 'test-free' })).headers.get('x-ratelimit-remaining')).toBe('59')
+  })
+
+  it('keeps the pets of two X-Mock-Session names apart on every replica', async () => {
+    await onlyIn('apart-a')
+    expect((await send(B, '/v1/pets/51', { session: 'apart-b' })).status).toBe(404)
+    expect((await send(A, '/v1/pets/51', { session: 'apart-b' })).status).toBe(404)
+    expect((await send(B, '/v1/pets?limit=100', { session: 'apart-b' })).body).toHaveLength(50)
+  })
+
+  it('keeps the rate counters of two X-Mock-Session names apart across replicas', async () => {
+    await setClock(B, 'count-a', { set: FROZEN })
+    await clockFollows(A, 'count-a', FROZEN_ISO)
+    await setClock(B, 'count-b', { set: FROZEN })
+    await clockFollows(A, 'count-b', FROZEN_ISO)
+    for (let i = 0; i < 3; i++) await send(A, '/v1/pets', { session: 'count-a', key: 'test-free' })
+    expect((await send(B, '/v1/pets', { session: 'count-a', key: 'test-free' })).headers.get('x-ratelimit-remaining')).toBe('56')
+    expect((await send(B, '/v1/pets', { session: 'count-b', key: 'test-free' })).headers.get('x-ratelimit-remaining')).toBe('59')
   })
 
   it('shares the default session (no X-Mock-Session) across replicas', async () => {
@@ -354,21 +366,44 @@ async function openEvents(url: string, session: string) {
 }
 
 describe('the event stream across replicas', () => {
-  it('shows on A the requests sent to B, once each, and A’s own requests once', async () => {
-    const stream = await openEvents(A, 'events')
+  /**
+   * Opens A's stream of `session`, then sends B a list (limit=3) and a 404, then A a list (limit=4), each answered as
+   * expected; the caller closes the stream.
+   */
+  async function eventsOfBothReplicas(session: string) {
+    const stream = await openEvents(A, session)
     try {
       await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined))
-      expect((await send(B, '/v1/pets?limit=3', { session: 'events' })).status).toBe(200)
-      expect((await send(B, '/v1/pets/999', { session: 'events' })).status).toBe(404)
-      expect((await send(A, '/v1/pets?limit=4', { session: 'events' })).status).toBe(200)
+      expect((await send(B, '/v1/pets?limit=3', { session })).status).toBe(200)
+      expect((await send(B, '/v1/pets/999', { session })).status).toBe(404)
+      expect((await send(A, '/v1/pets?limit=4', { session })).status).toBe(200)
+    } catch (error) {
+      stream.close()
+      throw error
+    }
+    return stream
+  }
+
+  it('shows on A the requests sent to B, once each', async () => {
+    const stream = await eventsOfBothReplicas('events')
+    try {
       const fromB = await stream.waitFor((request) => request.path === '/v1/pets' && String(request.query).includes('limit=3'))
       expect(fromB.status).toBe(200)
       expect((await stream.waitFor((request) => request.path === '/v1/pets/999')).status).toBe(404)
       await stream.waitFor((request) => String(request.query).includes('limit=4'))
       await sleep(300)
-      const requests = stream.requests()
-      expect(requests.filter((request) => String(request.query).includes('limit=3'))).toHaveLength(1)
-      expect(requests.filter((request) => String(request.query).includes('limit=4'))).toHaveLength(1)
+      expect(stream.requests().filter((request) => String(request.query).includes('limit=3'))).toHaveLength(1)
+    } finally {
+      stream.close()
+    }
+  })
+
+  it('shows on A its own requests once', async () => {
+    const stream = await eventsOfBothReplicas('events-own')
+    try {
+      await stream.waitFor((request) => String(request.query).includes('limit=4'))
+      await sleep(300)
+      expect(stream.requests().filter((request) => String(request.query).includes('limit=4'))).toHaveLength(1)
     } finally {
       stream.close()
     }
@@ -376,29 +411,38 @@ describe('the event stream across replicas', () => {
 
   // docs/replicas.md: the stream numbers this replica's journal only; another replica's requests come without an id,
   // so Last-Event-ID always names an entry of this replica's journal (an id from B could skip or repeat A's).
-  it("numbers A's own request events and sends B's without an id", async () => {
-    const stream = await openEvents(A, 'event-ids')
+  /** The request events A's stream of `session` shows for three requests to A (limit=1..3) and three to B (limit=11..13). */
+  async function requestEventsOfBoth(session: string) {
+    const stream = await openEvents(A, session)
     try {
       await eventually(async () => (stream.events.some((event) => event.event === 'hello') ? true : undefined))
       for (let i = 1; i <= 3; i++) {
-        await send(A, `/v1/pets?limit=${i}`, { session: 'event-ids' })
-        await send(B, `/v1/pets?limit=${10 + i}`, { session: 'event-ids' })
+        await send(A, `/v1/pets?limit=${i}`, { session })
+        await send(B, `/v1/pets?limit=${10 + i}`, { session })
       }
       await eventually(async () => (stream.requests().length >= 6 ? true : undefined))
-      const requests = stream.events.filter((event) => event.event === 'request')
-      expect(requests.filter((event) => event.id !== undefined).map((event) => JSON.parse(event.data).query)).toEqual([
-        'limit=1',
-        'limit=2',
-        'limit=3',
-      ])
-      expect(requests.filter((event) => event.id === undefined).map((event) => JSON.parse(event.data).query)).toEqual([
-        'limit=11',
-        'limit=12',
-        'limit=13',
-      ])
+      return stream.events.filter((event) => event.event === 'request')
     } finally {
       stream.close()
     }
+  }
+
+  it("numbers A's own request events", async () => {
+    const requests = await requestEventsOfBoth('event-ids')
+    expect(requests.filter((event) => event.id !== undefined).map((event) => JSON.parse(event.data).query)).toEqual([
+      'limit=1',
+      'limit=2',
+      'limit=3',
+    ])
+  })
+
+  it("sends B's request events without an id", async () => {
+    const requests = await requestEventsOfBoth('event-ids-of-b')
+    expect(requests.filter((event) => event.id === undefined).map((event) => JSON.parse(event.data).query)).toEqual([
+      'limit=11',
+      'limit=12',
+      'limit=13',
+    ])
   })
 
   it('keeps the events of replicas on another database of the same Redis apart', async () => {
@@ -421,26 +465,42 @@ describe('the event stream across replicas', () => {
 })
 
 describe('a replica killed', () => {
-  it('leaves the other answering with the same data, and a new replica sees the same pets and counters', async () => {
+  /**
+   * Starts replicas C and D; in `session`, at a frozen time, creates a pet on C and sends it 10 requests of test-free,
+   * then kills C with SIGKILL. D is left running.
+   */
+  async function killOneOfTwo(session: string) {
     const [c, d] = (await startReplicas(2, redis.url)) as [Cli, Cli]
-    await setClock(c.url, 'kill', { set: FROZEN })
-    await clockFollows(d.url, 'kill', FROZEN_ISO)
-    const created = await createPet(c.url, 'kill')
+    await setClock(c.url, session, { set: FROZEN })
+    await clockFollows(d.url, session, FROZEN_ISO)
+    const created = await createPet(c.url, session)
     expect(created.status).toBe(201)
-    for (let i = 0; i < 10; i++) await send(c.url, '/v1/pets', { session: 'kill', key: 'test-free' })
+    for (let i = 0; i < 10; i++) await send(c.url, '/v1/pets', { session, key: 'test-free' })
     await killReplica(c)
+    return { c, d, created }
+  }
+
+  it('leaves the other replica answering with the same pets, the same counters', async () => {
+    const { c, d, created } = await killOneOfTwo('kill')
     expect(c.child.signalCode).toBe('SIGKILL')
     expect((await send(d.url, `/v1/pets/${idOf(created)}`, { session: 'kill' })).text).toBe(created.text)
     const onD = await send(d.url, '/v1/pets', { session: 'kill', key: 'test-free' })
     expect(onD.headers.get('x-ratelimit-remaining')).toBe('49')
+    await killReplica(d)
+  })
+
+  it('shows a replica started afterwards the same pets, clock, counters', async () => {
+    const { d, created } = await killOneOfTwo('kill-then-start')
+    // One more request through the survivor: the new replica counts it with C's.
+    await send(d.url, '/v1/pets', { session: 'kill-then-start', key: 'test-free' })
     const e = await startReplica(redis.url)
-    expect((await send(e.url, `/v1/pets/${idOf(created)}`, { session: 'kill' })).text).toBe(created.text)
-    await clockFollows(e.url, 'kill', FROZEN_ISO)
-    const onE = await send(e.url, '/v1/pets', { session: 'kill', key: 'test-free' })
+    expect((await send(e.url, `/v1/pets/${idOf(created)}`, { session: 'kill-then-start' })).text).toBe(created.text)
+    await clockFollows(e.url, 'kill-then-start', FROZEN_ISO)
+    const onE = await send(e.url, '/v1/pets', { session: 'kill-then-start', key: 'test-free' })
     expect(onE.headers.get('x-ratelimit-remaining')).toBe('48')
-    const listed = await send(e.url, '/v1/pets?limit=100', { session: 'kill' })
+    const listed = await send(e.url, '/v1/pets?limit=100', { session: 'kill-then-start' })
     expect(listed.body).toHaveLength(51)
-    expect(idOf(await createPet(e.url, 'kill'))).toBe(52)
+    expect(idOf(await createPet(e.url, 'kill-then-start'))).toBe(52)
     await killReplica(d)
     await killReplica(e)
   })
@@ -472,7 +532,7 @@ describe('Redis lost while running', () => {
     expect(replica.child.signalCode).toBeNull()
   }
 
-  it('answers an API request 503 store_unavailable with the Error body and Retry-After', async () => {
+  it('answers an API request with a 503 store_unavailable Error that carries Retry-After', async () => {
     const down = await eventually(async () => {
       const answer = await send(url, '/v1/pets', { session: 'lost' })
       return answer.status === 503 ? answer : undefined
@@ -495,8 +555,12 @@ describe('Redis lost while running', () => {
     expect(health.reason).toContain(`127.0.0.1:${own.port}`)
   })
 
-  it('answers 503 to the first request of a session never seen before, and keeps running', async () => {
+  it('answers 503 to the first request of a session never seen before', async () => {
     expect((await send(url, '/v1/pets', { session: 'lost-new' })).status).toBe(503)
+  })
+
+  it('keeps running after the first request of a session never seen before', async () => {
+    await send(url, '/v1/pets', { session: 'lost-newer' })
     await sleep(300)
     alive()
     expect((await send(url, '/v1/pets', { session: 'lost' })).status).toBe(503)
@@ -520,19 +584,30 @@ describe('Redis lost while running', () => {
     alive()
   })
 
-  it('answers again once Redis is back, and reports "ok"', async () => {
-    await own.restart()
+  // Redis restarted once, by whichever of the tests below runs first.
+  let back: Promise<void> | undefined
+  const redisBack = () => {
+    back ??= own.restart()
+    return back
+  }
+
+  it('answers again once Redis is back', async () => {
+    await redisBack()
     // The replica reconnects by itself (its retries are at most 2 s apart): nothing here tells it to.
     await eventually(async () => {
       const answer = await send(url, '/v1/pets?limit=100', { session: 'lost' })
       return answer.status === 200 ? true : undefined
     })
+    alive()
+    expect(replica.stderr()).not.toMatch(/Request failed/)
+  })
+
+  it('reports "ok" in GET /__mock/health once Redis is back', async () => {
+    await redisBack()
     await eventually(async () => {
       const health = (await fetch(`${url}/__mock/health`).then((response) => response.json())) as { status: string }
       return health.status === 'ok' ? true : undefined
     })
-    alive()
-    expect(replica.stderr()).not.toMatch(/Request failed/)
   })
 
   it("answers a session whose state Redis lost (it keeps nothing: --save '') without a 5xx", async () => {
@@ -560,7 +635,7 @@ describe('Redis lost while running', () => {
 })
 
 describe('starting with --redis', () => {
-  it('exits 2 naming the URL and the fix when Redis is unreachable', async () => {
+  it('exits 2 when Redis is unreachable, naming the URL with the fix', async () => {
     const port = await freePort()
     // It gives up by itself, rather than retrying until runCli's ceiling kills it.
     const result = await runCli(['--port', '0', '--redis', `redis://127.0.0.1:${port}`])
@@ -570,11 +645,16 @@ describe('starting with --redis', () => {
     expect(result.stdout).not.toContain('listening on')
   })
 
-  it('reads the URL from PETSTORE_REDIS_URL and from the config key redis', async () => {
+  // An unreachable URL: the exit 2 naming it shows which URL the server read.
+  it('reads the URL from PETSTORE_REDIS_URL', async () => {
     const port = await freePort()
     const fromEnv = await runCli(['--port', '0'], { PETSTORE_REDIS_URL: `redis://127.0.0.1:${port}` })
     expect(fromEnv.code, fromEnv.stderr).toBe(2)
     expect(fromEnv.stderr).toContain(`redis://127.0.0.1:${port}`)
+  })
+
+  it('reads the URL from the config key redis', async () => {
+    const port = await freePort()
     const file = join(dir, 'redis-config.json')
     await writeFile(file, JSON.stringify({ redis: `redis://127.0.0.1:${port}` }))
     const fromFile = await runCli(['--config', file, '--port', '0'])
