@@ -48,6 +48,12 @@ export const DEPRECATED_AT = '2026-01-01T00:00:00Z'
 /** Request bodies larger than this get 413: not shown in the spec, the mock's default (option `maxBodyBytes`). */
 export const DEFAULT_MAX_BODY_BYTES = 1024 * 1024
 
+/**
+ * The longest `name` of a new pet, in characters (Unicode code points, as JSON Schema's `maxLength` counts): not
+ * shown in the spec, the mock's default (option `maxNameLength`; docs/spec-decisions.md row 4).
+ */
+export const DEFAULT_MAX_NAME_LENGTH = 1_000
+
 /** The temporary ban: not shown in the spec, the mock's defaults (options `rateLimit.*`). */
 export const BAN_DEFAULTS = { afterEarlyRetries: 5, durationMs: 15 * MINUTE_MS } as const
 

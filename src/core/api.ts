@@ -39,6 +39,8 @@ export interface ApiOptions {
   readonly defaultStatus: PetStatus | undefined
   /** Bodies longer than this are answered 413. */
   readonly maxBodyBytes: number
+  /** A new pet's `name` may have at most this many characters (code points); a longer one is answered 400. */
+  readonly maxNameLength: number
   /** The status of `unsupported_media_type`: 400 (the spec's status for a bad body, default) or 415. */
   readonly mediaTypeErrorStatus: 400 | 415
   /** When `GET /pets/{petId}` is removed (ms since the epoch). */
@@ -98,10 +100,8 @@ function listPets(world: ApiWorld, request: ApiRequest, readListQuery: ListQuery
 
 /** `POST /pets` (createPet). */
 function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
-  const result = validateNewPet(header(request, 'content-type'), request.body, {
-    contentEncoding: header(request, 'content-encoding'),
-    notUtf8: request.bodyNotUtf8,
-  })
+  const facts = { contentEncoding: header(request, 'content-encoding'), notUtf8: request.bodyNotUtf8 }
+  const result = validateNewPet(header(request, 'content-type'), request.body, facts, world.options.maxNameLength)
   if (!result.ok) {
     const status = result.code === 'unsupported_media_type' ? world.options.mediaTypeErrorStatus : undefined
     return problem(result.code, result.message, {}, status)

@@ -4,7 +4,7 @@
  * @see ../shared/spec/pet-store-service.md "Endpoints"
  */
 import { INT64_MAX, INT64_MIN, type NewPetRecord, NewPetSchema, type PetStatus } from '../schemas.js'
-import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
+import { DEFAULT_MAX_NAME_LENGTH, PAGE_SIZE, PET_STATUSES } from '../spec.js'
 import { parseJson } from './json.js'
 
 const { default: LIMIT_DEFAULT, min: LIMIT_MIN, max: LIMIT_MAX } = PAGE_SIZE
@@ -144,14 +144,49 @@ function encodingProblem(contentType: string | undefined, facts: BodyFacts): str
 }
 
 /**
+ * The characters (code points) of `name` when there are more than `max`, else `undefined`. Its UTF-16 length is
+ * never smaller, so it settles every name within the limit without counting.
+ */
+function overlong(name: string, max: number): number | undefined {
+  if (name.length <= max) return undefined
+  let count = 0
+  for (let i = 0; i < name.length; i++) {
+    const unit = name.charCodeAt(i)
+    // A high surrogate followed by a low one is one character.
+    if (unit >= 0xd800 && unit <= 0xdbff && i + 1 < name.length) {
+      const next = name.charCodeAt(i + 1)
+      if (next >= 0xdc00 && next <= 0xdfff) i++
+    }
+    count++
+  }
+  return count > max ? count : undefined
+}
+
+/** Every problem of a NewPet object: the schema's, and a `name` longer than `maxNameLength` (docs/spec-decisions.md row 4). */
+function newPetProblems(value: object, maxNameLength: number): { ok: true; pet: NewPetRecord } | { ok: false; problems: string[] } {
+  const result = NewPetSchema.safeParse(value)
+  const name = (value as { name?: unknown }).name
+  const length = typeof name === 'string' ? overlong(name, maxNameLength) : undefined
+  const problems = length === undefined ? [] : [`name must be at most ${maxNameLength} characters (got ${length})`]
+  if (!result.success) problems.push(...result.error.issues.map((issue) => issue.message))
+  return result.success && problems.length === 0 ? { ok: true, pet: result.data } : { ok: false, problems }
+}
+
+/**
  * Validates the body of `POST /pets`: media type, JSON syntax, an object, then every field
- * (all problems in one message). Unknown fields and a client-sent `id` are dropped.
+ * (all problems in one message). Unknown fields and a client-sent `id` are dropped. A `name` may have at most
+ * `maxNameLength` characters (code points; the spec shows no limit: docs/spec-decisions.md row 4).
  *
  * @example
  * validateNewPet('application/json', '{"name":"Rex","categoryId":1}')
  * // { ok: true, pet: { name: 'Rex', categoryId: 1n } }
  */
-export function validateNewPet(contentType: string | undefined, body: string | undefined, facts: BodyFacts = {}): NewPetResult {
+export function validateNewPet(
+  contentType: string | undefined,
+  body: string | undefined,
+  facts: BodyFacts = {},
+  maxNameLength: number = DEFAULT_MAX_NAME_LENGTH,
+): NewPetResult {
   const encoding = encodingProblem(contentType, facts)
   if (encoding !== undefined) return { ok: false, code: 'unsupported_media_type', message: encoding }
   if (facts.notUtf8)
@@ -177,12 +212,9 @@ export function validateNewPet(contentType: string | undefined, body: string | u
     const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value === 'bigint' ? 'number' : typeof value}`
     return { ok: false, code: 'invalid_body', message: `Request body must be a NewPet JSON object (got ${kind}).` }
   }
-  const result = NewPetSchema.safeParse(value)
-  if (!result.success) {
-    const problems = result.error.issues.map((issue) => issue.message)
-    return { ok: false, code: 'invalid_body', message: `Invalid NewPet: ${problems.join('; ')}.` }
-  }
-  return { ok: true, pet: result.data }
+  const result = newPetProblems(value, maxNameLength)
+  if (!result.ok) return { ok: false, code: 'invalid_body', message: `Invalid NewPet: ${result.problems.join('; ')}.` }
+  return { ok: true, pet: result.pet }
 }
 
 const INTEGER = /^-?\d+$/

@@ -39,6 +39,7 @@ export const ConfigSchema = z
     queryValidation: z.enum(['strict', 'lenient']).optional().meta({ description: 'strict (default): 400 for a bad limit or status' }),
     defaultStatus: z.enum(PET_STATUSES).optional().meta({ description: 'Status stored when POST /pets omits it (default none)' }),
     maxBodyBytes: whole(1).optional().meta({ description: 'Larger request bodies get 413 (default 1048576)' }),
+    maxNameLength: whole(1).optional().meta({ description: 'A POST /pets name with more characters gets 400 invalid_body (default 1000)' }),
     mediaTypeErrorStatus: z
       .union([z.literal(400), z.literal(415)])
       .optional()

@@ -156,6 +156,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     token: adminToken,
     host,
     serverUrl: () => url,
+    maxNameLength: options.maxNameLength,
     startedAt: Date.now(),
     onChange: saver.logState,
     degraded: () => saver.failure ?? store.problem(),

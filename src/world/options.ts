@@ -11,7 +11,7 @@ import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createScenarioCatalogue, type ScenarioCatalogue } from '../scenarios/catalogue.js'
 import type { Scenario } from '../scenarios/schema.js'
 import { type PetRecordInput, type PetStatus, PetStatusSchema } from '../schemas.js'
-import { BAN_DEFAULTS, DEFAULT_MAX_BODY_BYTES, DEPRECATED_AT, PLAN_LIMITS, SUNSET } from '../spec.js'
+import { BAN_DEFAULTS, DEFAULT_MAX_BODY_BYTES, DEFAULT_MAX_NAME_LENGTH, DEPRECATED_AT, PLAN_LIMITS, SUNSET } from '../spec.js'
 
 export interface PetStoreOptions {
   /** Seed of the generated pets. Default 1. */
@@ -36,6 +36,8 @@ export interface PetStoreOptions {
   defaultStatus?: PetStatus
   /** Bodies larger than this get 413. Default 1 MiB. */
   maxBodyBytes?: number
+  /** A `POST /pets` whose `name` has more characters (Unicode code points) than this gets 400 `invalid_body`. Default 1,000. */
+  maxNameLength?: number
   /**
    * The status of a `POST /pets` body that is not `application/json` (UTF-8, uncompressed): `400` (default: the
    * spec's status for a bad body) or `415` (HTTP's own). The code is `unsupported_media_type` either way.
@@ -190,6 +192,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
       queryValidation: oneOf(options.queryValidation, ['strict', 'lenient'], 'queryValidation'),
       defaultStatus: options.defaultStatus,
       maxBodyBytes: positive(options.maxBodyBytes, DEFAULT_MAX_BODY_BYTES, 'maxBodyBytes'),
+      maxNameLength: wholeNumber(options.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH, 'maxNameLength', 1),
       mediaTypeErrorStatus: oneOf(options.mediaTypeErrorStatus, [400, 415], 'mediaTypeErrorStatus'),
       sunsetAt: toEpochMs(SUNSET),
       deprecatedAt: toEpochMs(options.deprecatedAt ?? DEPRECATED_AT),

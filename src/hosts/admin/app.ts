@@ -18,6 +18,8 @@ import { addUiRoutes } from './ui-routes.js'
 export interface AdminOptions extends AccessRule {
   readonly sessions: Sessions
   readonly serverUrl: () => string
+  /** The server's `maxNameLength`, stated by the OpenAPI document it serves. */
+  readonly maxNameLength?: number | undefined
   readonly startedAt: number
   /** Called after an admin call changed a session's world (before it answers), for the state file. */
   readonly onChange: (session: string, world: World) => void

@@ -54,7 +54,13 @@ export function addJournalRoutes(app: Express, reads: AdminReads): void {
 /** Health and the OpenAPI document. */
 export function addInfoRoutes(
   app: Express,
-  info: { sessions: Sessions; startedAt: number; serverUrl: () => string; degraded: () => string | undefined },
+  info: {
+    sessions: Sessions
+    startedAt: number
+    serverUrl: () => string
+    degraded: () => string | undefined
+    maxNameLength?: number | undefined
+  },
 ): void {
   const { sessions } = info
   app.get('/__mock/health', (_req, res) => {
@@ -70,6 +76,6 @@ export function addInfoRoutes(
     })
   })
   app.get('/__mock/openapi.json', (_req, res) => {
-    res.json(openApiDocument({ serverUrl: `${info.serverUrl()}/v1` }))
+    res.json(openApiDocument({ serverUrl: `${info.serverUrl()}/v1`, maxNameLength: info.maxNameLength }))
   })
 }
