@@ -86,7 +86,7 @@ it('shows a created pet in the list with the next id', async () => {
   expect((await listed(page)).at(-1)).toBe('#51 Biscuit')
 })
 
-it('answers the 61st request of a Free key with 429 and Retry-After, and writes a screenshot', async () => {
+it('answers the 61st request of a Free key with a 429 carrying Retry-After, as the screenshot it writes shows', async () => {
   const page = await openExample()
   // From the console, as a developer would: freeze the clock 30 s into a fresh minute, ten minutes ahead.
   await page.evaluate(() => {

@@ -255,7 +255,7 @@ it('shows API requests live, newest first, filters them, and opens a row with th
   console.log(`Screenshot of the server's control panel: ${SCREENSHOT}`)
 })
 
-it('switches the scenario from the select, which the API follows at once, and marks the chaos scenarios', async () => {
+it('switches the scenario from a select of every scenario, the chaos ones marked, the API following at once', async () => {
   const session = 'qa-scenario'
   const page = await openPanel(session)
   const select = page.getByRole('combobox', { name: 'Scenario' })
@@ -482,7 +482,7 @@ it("shows a request's headers and bodies as text, never as markup", async () => 
   expect(injected).toEqual({ img: 0, b: 0 })
 })
 
-it('resets the session, exports the journal as HAR 1.2, and exports and imports the state', async () => {
+it("takes a session's state out and back in from its buttons: the journal as HAR 1.2, the state exported, reset, imported again", async () => {
   const session = 'qa-state'
   const page = await openPanel(session)
   expect((await api('/v1/pets', { key: 'test-business', session, method: 'POST', body: { name: 'Biscuit', categoryId: 3 } })).status).toBe(
