@@ -7,6 +7,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeServers, startServer } from './support.js'
 
 let url = ''
+/** How many requests each session had before its stream opened. */
+const sent: Record<string, number> = { large: 200, many: 1_100 }
 
 interface Frame {
   event: string
@@ -27,30 +29,38 @@ async function send(session: string, count: number, queryBytes: number): Promise
   await Promise.all(Array.from({ length: 8 }, client))
 }
 
-/** Reads `GET /__mock/events` after `lastEventId` until its first `gap`; returns the frames and the request frames' bytes. */
+/**
+ * Reads `GET /__mock/events` after `lastEventId`, then sends one more request in the session: its live event, which
+ * the stream holds back until the replay is written, ends the reading. Returns the replay's frames (the gap included)
+ * and the bytes of its request frames.
+ */
 async function replayOf(session: string, lastEventId: string): Promise<{ frames: Frame[]; requestBytes: number }> {
   const controller = new AbortController()
   const response = await fetch(`${url}/__mock/events`, {
     headers: { 'x-mock-session': session, 'last-event-id': lastEventId },
     signal: controller.signal,
   })
+  await send(session, 1, 10)
   const reader = (response.body as ReadableStream<Uint8Array>).getReader()
   const decoder = new TextDecoder()
   const frames: Frame[] = []
   let requestBytes = 0
   let buffer = ''
-  // The replay ends with its gap; a ceiling of frames for a replay that would not.
-  while (!frames.some((frame) => frame.event === 'gap') && frames.length < 5_000) {
+  for (let live = false; !live; ) {
     const { done, value } = await reader.read()
     if (done) break
     buffer += decoder.decode(value, { stream: true })
-    for (let end = buffer.indexOf('\n\n'); end !== -1; end = buffer.indexOf('\n\n')) {
+    for (let end = buffer.indexOf('\n\n'); end !== -1 && !live; end = buffer.indexOf('\n\n')) {
       const block = buffer.slice(0, end + 2)
       buffer = buffer.slice(end + 2)
       const field = (name: string) => new RegExp(`^${name}: (.*)$`, 'm').exec(block)?.[1]
       const event = field('event')
       if (event === undefined) continue
-      frames.push({ event, id: field('id'), data: field('data') ?? '' })
+      const data = field('data') ?? ''
+      // The request sent after the stream opened is numbered past every one the replay may hold.
+      live = event === 'request' && (JSON.parse(data) as { seq: number }).seq > (sent[session] ?? 0)
+      if (live) break
+      frames.push({ event, id: field('id'), data })
       if (event === 'request') requestBytes += Buffer.byteLength(block)
     }
   }
