@@ -1,11 +1,13 @@
 /**
  * `npm run bench -- --only=memory`. Target 4 (issue #8): 1,000 idle sessions of the standalone server within 300 MB RSS;
- * 100,000 pets within 150 MB RSS. `--proxy` under upstream bodies far over its cap (bench/proxy-memory.ts). Then what a
+ * 100,000 pets within 150 MB RSS. `--proxy` under upstream bodies far over its cap (bench/proxy-memory.ts);
+ * `verify` and `snapshot` against an endless answer (bench/target-body-memory.ts). Then what a
  * world keeps in-process per pet and of large bodies, the budgets of the memory regressions (bench/memory-in-process.ts).
  */
 import { BENCH_KEY, startMock, table, verdict, waitFor } from './lib.js'
 import { benchMemoryInProcess } from './memory-in-process.js'
 import { benchProxyMemory } from './proxy-memory.js'
+import { benchTargetBodyMemory } from './target-body-memory.js'
 
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000))
@@ -46,10 +48,11 @@ export async function benchMemory(): Promise<{ lines: string[]; ok: boolean }> {
     ['100,000 pets', large, `<= 150 MB: ${verdict(largeOk)}`],
   ])
   const proxy = await benchProxyMemory()
+  const target = await benchTargetBodyMemory()
   const inProcess = await benchMemoryInProcess()
   return {
-    lines: [servers, ...proxy.lines, ...inProcess.lines],
-    ok: sessionsOk && largeOk && proxy.ok && inProcess.ok,
+    lines: [servers, ...proxy.lines, ...target.lines, ...inProcess.lines],
+    ok: sessionsOk && largeOk && proxy.ok && target.ok && inProcess.ok,
   }
 }
 
