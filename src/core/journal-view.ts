@@ -9,6 +9,7 @@
  * @see docs/spec-decisions.md, "How the journal shows a body that is not text"
  */
 import type { JournalEntry } from './journal-entry.js'
+import { stringifyJson } from './json.js'
 
 /**
  * Whether JSON would blow the text up: it holds a control character (U+0000 to U+001F) other than tab, line feed and
@@ -25,12 +26,16 @@ export function isBinaryText(text: string): boolean {
 const encoder = new TextEncoder()
 /** Bytes per `String.fromCharCode` call: well under every engine's limit on arguments. */
 const SLICE = 0x8000
+const NON_ASCII = /[\u0080-\uffff]/
 
 /** The base64 of the text's UTF-8 bytes (what the client sent, since a kept body was valid UTF-8). */
 export function base64Utf8(text: string): string {
+  // ASCII text is its own UTF-8, and `btoa` reads each character as one byte.
+  if (!NON_ASCII.test(text)) return btoa(text)
   const bytes = encoder.encode(text)
   let binary = ''
-  for (let at = 0; at < bytes.length; at += SLICE) binary += String.fromCharCode(...bytes.subarray(at, at + SLICE))
+  for (let at = 0; at < bytes.length; at += SLICE)
+    binary += String.fromCharCode.apply(null, bytes.subarray(at, at + SLICE) as unknown as number[])
   return btoa(binary)
 }
 
@@ -65,4 +70,16 @@ export function entryView(entry: JournalEntry): JournalEntryView {
     responseBody: response.text,
     ...(response.base64 ? { responseBodyEncoding: 'base64' as const } : {}),
   }
+}
+
+/**
+ * The JSON of a view: only a parsed body can hold a `bigint`, so only a view with one pays for the exact serialiser
+ * (a replacer called for every value).
+ *
+ * @example
+ * res.send(viewJson(entryView(entry)))
+ */
+export function viewJson(view: JournalEntryView): string {
+  const kind = typeof view.body
+  return kind === 'object' || kind === 'bigint' ? stringifyJson(view) : JSON.stringify(view)
 }

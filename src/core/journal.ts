@@ -146,7 +146,9 @@ function tellListeners(raw: Raw, listeners: Set<Listener>): void {
     summary ??= toSummary(raw)
     return summary
   }
-  for (const listener of [...listeners]) listener(raw.seq, summarize, raw.meta?.plan !== undefined)
+  const counted = raw.meta?.plan !== undefined
+  // Not copied first: this runs for every request while anyone listens, and a listener that stops is skipped anyway.
+  for (const listener of listeners) listener(raw.seq, summarize, counted)
 }
 
 /** Hands a new entry to those waiting for one and to the listeners. */

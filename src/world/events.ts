@@ -56,6 +56,24 @@ export function keyStatuses(keys: ReadonlyMap<string, ApiKey>, rateLimiter: Quot
   return [...keys.values()].map((key) => keyStatus(key, rateLimiter.counters(key.key), now))
 }
 
+/**
+ * A `request` event: its summary built when first read. A class, not an object literal with a getter, which would make
+ * a new getter function for every request while anyone listens.
+ */
+class RequestEvent {
+  readonly type = 'request'
+  readonly #summarize: () => JournalSummary
+  constructor(
+    readonly seq: number,
+    summarize: () => JournalSummary,
+  ) {
+    this.#summarize = summarize
+  }
+  get data(): JournalSummary {
+    return this.#summarize()
+  }
+}
+
 /** Listens to the journal and the clock; returns what stops it. */
 function follow(
   { journal, clock }: { journal: JournalRecorder; clock: Clock },
@@ -64,13 +82,7 @@ function follow(
   stopQuota: () => void,
 ): () => void {
   const stopJournal = journal.listen((seq, summarize, counted) => {
-    emit({
-      type: 'request',
-      seq,
-      get data() {
-        return summarize()
-      },
-    })
+    emit(new RequestEvent(seq, summarize))
     if (counted) quotaSoon()
   })
   const stopClock = clock.onChange?.(() => {
@@ -102,7 +114,8 @@ export function createWorldEvents(parts: {
   let quotaTimer: ReturnType<typeof setTimeout> | undefined
 
   const emit = (event: WorldEvent) => {
-    for (const listener of [...listeners]) {
+    // Not copied first: this runs for every request while anyone listens, and a listener that stops is skipped anyway.
+    for (const listener of listeners) {
       try {
         listener(event)
       } catch (error) {

@@ -5,32 +5,30 @@
  * A reconnecting client that sends `Last-Event-ID` first gets the entries it missed (up to 1,000 and 1 MiB, written
  * entry by entry under the admin read budget; a `gap` event tells what it left out).
  *
- * Costs: nothing while no stream is open (the world listens to nothing); with a stream, each event is
- * one JSON string, written in batches every 50 ms. Under load a stream sends at most 1,000 `request`
- * events a second: past that, a `gap` event ({ after, before }) says which entries it left out, for a
- * client to read from `GET /__mock/requests?after=` (the panel reloads its table). A client that stops
- * reading is cut off once 1 MiB waits for it: its socket is destroyed, which releases what waited, before its slot is
- * freed (it reconnects and catches up); at most 100 streams. One event is made into a frame once, for every stream.
+ * Costs: nothing while no stream is open (the world listens to nothing); with streams, each event is one JSON string
+ * for all of them, written in batches every 50 ms (every 5 ms times the streams open past 10: 500 ms with 100). Under load the streams of a world send the first 1,000 `request`
+ * events of each second (with more than 5 streams open on the server, 5,000 shared by all): past that, a `gap` event
+ * ({ after, before }) says which entries were left out, for a client to read from `GET /__mock/requests?after=` (the
+ * panel reloads its table). A client that stops reading is cut off once 1 MiB waits for it: its socket is destroyed,
+ * which releases what waited, before its slot is freed (it reconnects and catches up); at most 100 streams.
  */
 import { Buffer } from 'node:buffer'
 import type { Request, Response } from 'express'
 import { stringifyJson } from '../../core/json.js'
 import type { World } from '../../world/create-world.js'
-import { clockView, type WorldEvent } from '../../world/events.js'
+import { clockView } from '../../world/events.js'
 import { refuse, worldOf } from './common.js'
+import { type EventStreams, frame, MAX_EVENT_STREAMS } from './event-streams.js'
 import { type AdminReads, chunkWriter } from './journal-reads.js'
 
-/** The open streams of a server, so closing the server ends them (they never end by themselves). */
-export interface EventStreams {
-  readonly size: number
-  add(end: () => void): () => void
-  closeAll(): void
-  /** The frame of an event, made once for every stream that sends it. */
-  frameOf(event: WorldEvent): string
-}
+export {
+  createEventStreams,
+  type EventStreams,
+  MAX_EVENT_STREAMS,
+  REQUEST_EVENTS_PER_SECOND,
+  REQUEST_FRAMES_PER_SECOND,
+} from './event-streams.js'
 
-export const MAX_EVENT_STREAMS = 100
-const FLUSH_EVERY_MS = 50
 const PING_EVERY_MS = 15_000
 /**
  * What may wait for one stream's client before it is cut off: 100 stalled streams hold 100 MiB at most (issue #31's
@@ -38,76 +36,10 @@ const PING_EVERY_MS = 15_000
  */
 export const MAX_PENDING_BYTES = 1024 * 1024
 const REPLAY_MAX = 1_000
+/** A stream writes what waits for its client in pieces of about this many characters. */
+const PIECE_CHARS = 32 * 1024
 /** A replay writes at most this much: the rest is told as a `gap`. */
 const REPLAY_MAX_BYTES = 1024 * 1024
-/** `request` events one stream sends per second at most; the rest are told as a `gap`. */
-export const REQUEST_EVENTS_PER_SECOND = 1_000
-
-export function createEventStreams(): EventStreams {
-  const ends = new Set<() => void>()
-  // Every stream of a session gets the same event object: one frame for all of them (100 streams, one JSON.stringify).
-  const frames = new WeakMap<WorldEvent, string>()
-  return {
-    frameOf(event) {
-      let text = frames.get(event)
-      if (text === undefined) {
-        text = toFrame(event)
-        frames.set(event, text)
-      }
-      return text
-    },
-    get size() {
-      return ends.size
-    },
-    add(end) {
-      ends.add(end)
-      return () => ends.delete(end)
-    },
-    closeAll() {
-      for (const end of [...ends]) end()
-    },
-  }
-}
-
-const frame = (event: string, data: string, id?: number): string =>
-  `${id === undefined ? '' : `id: ${id}\n`}event: ${event}\ndata: ${data}\n\n`
-
-/** A summary holds no bigint: the plain serialiser, cheaper than the exact one, is enough on this path. */
-function toFrame(event: WorldEvent): string {
-  // Another replica's request (`--redis`) has its own numbering: sent without an id, so Last-Event-ID stays this journal's.
-  if (event.type === 'request') return frame('request', JSON.stringify(event.data), event.seq > 0 ? event.seq : undefined)
-  return frame(event.type, JSON.stringify(event.data))
-}
-
-/** Lets through at most `REQUEST_EVENTS_PER_SECOND` request events a second; remembers the ones it left out. */
-function requestBudget() {
-  let second = 0
-  let sent = 0
-  let gap: { after: number; before: number } | undefined
-  return {
-    /** Whether to send request `seq` now (else it joins the gap). */
-    take(seq: number): boolean {
-      const now = Math.floor(Date.now() / 1000)
-      if (now !== second) {
-        second = now
-        sent = 0
-      }
-      if (sent < REQUEST_EVENTS_PER_SECOND) {
-        sent += 1
-        return true
-      }
-      gap = gap ? { after: gap.after, before: seq + 1 } : { after: seq - 1, before: seq + 1 }
-      return false
-    },
-    /** The gap to tell, once. */
-    flush(): string {
-      if (!gap) return ''
-      const text = frame('gap', JSON.stringify(gap))
-      gap = undefined
-      return text
-    },
-  }
-}
 
 /** The sequence number after `Last-Event-ID` (or `?after=`), if the client sent one. */
 function replayFrom(req: Request): number | undefined {
@@ -130,6 +62,7 @@ async function replay(res: Response, reads: AdminReads, world: World, after: num
   let bytes = 0
   try {
     for (let from = after; ; ) {
+      // A step of 32 summaries (no body, no header) is a fraction of a slice: one step per turn.
       await reads.turn()
       const step = world.journal.scanSummaries({ from, toward: 'newer', count: 32 })
       for (const summary of step.entries) {
@@ -195,49 +128,56 @@ export function eventStreamRoute(streams: EventStreams, reads: AdminReads, sessi
   }
 }
 
-/** Sends the world's events to `res` until either ends; a client that stops reading is cut off. */
+/**
+ * Sends the world's events to `res` until either ends. What waits for a client is a list of the frames every stream
+ * shares (one string per event, not one per stream) while its socket is backed up; it is written once the socket
+ * drains. A client that stops reading is cut off once its socket's buffer and that list hold `MAX_PENDING_BYTES`.
+ */
 function followWorld(res: Response, streams: EventStreams, world: World): { flush(): void; hold(on: boolean): void } {
-  let pending = ''
+  let pending: string[] = []
+  let pendingBytes = 0
   let held = false
+  let backedUp = false
   let timer: ReturnType<typeof setTimeout> | undefined
   let ended = false
-  const budget = requestBudget()
-  const later = () => {
-    timer ??= setTimeout(flush, FLUSH_EVERY_MS)
-  }
-  // Destroyed, not ended: an end queues behind the unread data and keeps it (and the socket) for as long as the client
-  // does not read. The socket goes first, then the slot (test/http/event-stream-stalled-reader.test.ts).
-  const cut = () => end(true)
   function flush() {
     timer = undefined
-    if (ended || held) return
-    pending += budget.flush()
-    if (pending === '') return
-    res.write(pending)
-    pending = ''
-    if (res.writableLength > MAX_PENDING_BYTES) cut()
+    if (ended || held || backedUp) return
+    // Written in pieces under V8's large-object size (a larger string is allocated in the old generation, where it would
+    // stay as garbage until a full collection), and only while the socket takes them.
+    let next = 0
+    while (next < pending.length && !backedUp) {
+      let piece = ''
+      while (next < pending.length && piece.length < PIECE_CHARS) piece += pending[next++]
+      pendingBytes -= piece.length
+      backedUp = !res.write(piece)
+    }
+    pending = next === pending.length ? [] : pending.slice(next)
   }
-  const unsubscribe = world.events.subscribe((event) => {
-    if (event.type === 'gone') return end(false)
-    if (event.type !== 'request' || budget.take(event.seq)) pending += streams.frameOf(event)
-    if (pending.length > MAX_PENDING_BYTES) return cut()
-    later()
-  })
-  const ping = setInterval(() => {
-    pending += ': ping\n\n'
-    flush()
-  }, PING_EVERY_MS)
-  const forget = streams.add(() => end(false))
+  const send = (text: string) => {
+    pending.push(text)
+    pendingBytes += text.length
+    // Destroyed, not ended: an end queues behind the unread data and keeps it (and the socket) for as long as the
+    // client does not read. The socket goes first, then the slot (test/http/event-stream-stalled-reader.test.ts).
+    if (pendingBytes + res.writableLength > MAX_PENDING_BYTES) return end(true)
+    timer ??= setTimeout(flush, streams.flushEveryMs)
+  }
+  const stop = streams.follow(world, { send, end: () => end(false) })
+  const ping = setInterval(() => send(': ping\n\n'), PING_EVERY_MS)
   function end(destroy: boolean) {
     if (ended) return
     ended = true
-    unsubscribe()
     clearTimeout(timer)
     clearInterval(ping)
+    pending = []
     if (destroy) res.destroy()
     else res.end()
-    forget()
+    stop()
   }
+  res.on('drain', () => {
+    backedUp = false
+    flush()
+  })
   res.on('close', () => end(false))
   return {
     flush,

@@ -5,8 +5,7 @@
 import type { Request, Response } from 'express'
 import { harEntry, harFrame } from '../../core/har.js'
 import type { JournalFilter } from '../../core/journal.js'
-import { entryView } from '../../core/journal-view.js'
-import { stringifyJson } from '../../core/json.js'
+import { entryView, viewJson } from '../../core/journal-view.js'
 import { refuse, worldOf } from './common.js'
 import { type AdminReads, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './journal-reads.js'
 
@@ -101,7 +100,7 @@ export function journalPageRoute(reads: AdminReads) {
       ...paging,
       head: '[',
       tail: ']',
-      text: (entry) => stringifyJson(entryView(entry)),
+      text: (entry) => viewJson(entryView(entry)),
       headers: (page) => pageHeaders('/__mock/requests', req.query, paging, page),
     })
   }
@@ -128,7 +127,8 @@ export function harRoute(reads: AdminReads, parts: { origin: () => string; versi
       ...paging,
       head,
       tail,
-      text: (entry) => stringifyJson(harEntry(entry, origin)),
+      // A HAR entry holds strings and numbers only: no bigint.
+      text: (entry) => JSON.stringify(harEntry(entry, origin)),
       headers: (page) => ({ 'content-disposition': disposition, ...pageHeaders('/__mock/requests.har', req.query, paging, page) }),
     })
   }

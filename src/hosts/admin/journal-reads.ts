@@ -28,8 +28,8 @@ export const DEFAULT_ADMIN_READ_MAX_BYTES = 32 * READ_SHARE_BYTES
 const SLICE_MS = 2
 /** A chunk is sent once it holds this many characters. */
 const CHUNK_CHARS = 64 * 1024
-/** Kept entries looked at per step of a scan. */
-const STEP = 32
+/** Kept entries looked at per step of a scan (each built whole: a step is a fraction of a slice). */
+const STEP = 8
 /** Bytes an entry may still grow by between measuring and writing: its `delivered` number, set when its answer went out. */
 const SLACK = 32
 
@@ -202,11 +202,12 @@ async function measure(read: JournalRead, pace: () => Promise<void>, open: () =>
       count += 1
       oldest = Math.min(oldest ?? entry.seq, entry.seq)
       newest = Math.max(newest ?? entry.seq, entry.seq)
+      await pace()
+      if (!open()) return extent(false, false)
     }
     if (step.next === undefined) return extent(false, false)
     from = step.next
     await pace()
-    if (!open()) return extent(false, false)
   }
 }
 
@@ -222,6 +223,7 @@ async function writeEntries(read: JournalRead, page: PageExtent, out: ReturnType
       if (entry.seq > newest) break
       await out.add(`${first ? '' : ','}${read.text(entry)}`)
       first = false
+      await pace()
     }
     if (step.next === undefined || step.next >= newest) break
     from = step.next

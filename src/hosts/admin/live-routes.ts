@@ -4,8 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Express, Response } from 'express'
-import { entryView } from '../../core/journal-view.js'
-import { stringifyJson } from '../../core/json.js'
+import { entryView, viewJson } from '../../core/journal-view.js'
 import type { Sessions } from '../sessions.js'
 import { refuse, worldOf } from './common.js'
 import { type EventStreams, eventStreamRoute } from './event-stream.js'
@@ -65,7 +64,7 @@ export function addLiveRoutes(
         `The journal of this session no longer keeps (or never had) entry ${seq}; GET /__mock/requests lists what it keeps.`,
       )
     }
-    res.type('application/json').send(stringifyJson(entryView(entry)))
+    res.type('application/json').send(viewJson(entryView(entry)))
   })
   app.get('/__mock/events', eventStreamRoute(parts.streams, parts.reads, sessionOf))
 }
