@@ -5,6 +5,7 @@
 import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
 import { benchAbuse } from './abuse.js'
+import { benchAbuseReads } from './abuse-reads.js'
 import { benchBuilds } from './builds.js'
 import { benchCore } from './core.js'
 import { benchEvents } from './events.js'
@@ -36,6 +37,7 @@ const suites = {
   memory: benchMemory,
   soak: benchSoak,
   abuse: benchAbuse,
+  'abuse-reads': benchAbuseReads,
   builds: benchBuilds,
   core: benchCore,
   events: benchEvents,

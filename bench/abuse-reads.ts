@@ -1,0 +1,299 @@
+/**
+ * Issue #31's figures for the admin API's reads, against the built server as `npx petstore-mock` starts it.
+ *
+ * 1. Journal reads: a session's journal filled with 1,000 rejected 1 MiB bodies of NUL bytes, then 20 clients each
+ *    reading the whole journal (`GET /__mock/requests?limit=1000`, following `Link`) and 10 exporting it as HAR, all
+ *    at once. Targets: the server's RSS peak under its start figure + 300 MB; the API's slowest answer meanwhile (one
+ *    connection, a request every 5 ms) under 100 ms, against the same probe with no read as the baseline.
+ * 2. Stalled event streams: 4 rounds of 100 `GET /__mock/events` whose clients never read, while API requests (each
+ *    with a 2 KiB query, which every `request` event carries) flow. Targets: RSS under start + 300 MB at its peak, and
+ *    10 s after, within 32 MB of what a server given the same requests without streams keeps (the baseline).
+ * 3. API throughput (wrk, `GET /v1/pets`) with 100 stalled subscribers against none, rounds alternating: >= 0.9x.
+ */
+import { type ChildProcess, spawn } from 'node:child_process'
+import { readFileSync, writeFileSync } from 'node:fs'
+import { connect, type Socket } from 'node:net'
+import { join } from 'node:path'
+import { BENCH_KEY, LOAD_CORE, median, type Proc, quick, ROOT, startMock, table, tempDir, verdict, waitFor, wrk } from './lib.js'
+
+const auth = { Authorization: `Bearer ${BENCH_KEY}` }
+const SESSION = 'abuse-reads'
+const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000))
+/** "Back near the start figure": within this many MB of it. */
+const BACK_MB = 32
+
+/** Runs `work` while sampling the server's RSS every 10 ms; resolves with its result and the peak seen. */
+async function withPeakRss<T>(proc: Proc, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = proc.rssMb()
+  const timer = setInterval(() => {
+    peak = Math.max(peak, proc.rssMb())
+  }, 10)
+  try {
+    const result = await work()
+    return { result, peak: Math.max(peak, proc.rssMb()) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/**
+ * The API's answers while something else runs: wrk on the load core, one connection, a request every 5 ms, until
+ * `stop()` (SIGINT: wrk prints what it measured). Its slowest answer and p99 in ms, from the tail hook.
+ */
+function probeApi(url: string): { stop(): Promise<{ max: number; p99: number }> } {
+  const script = join(tempDir('petstore-probe-'), 'paced.lua')
+  writeFileSync(script, `function delay() return 5 end\n${readFileSync(join(ROOT, 'bench/servers/tail.lua'), 'utf8')}`)
+  const args = ['-c', LOAD_CORE, 'wrk', '-t1', '-c1', '-d600s', '-H', `Authorization: ${auth.Authorization}`, '-s', script, url]
+  const child: ChildProcess = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    async stop() {
+      child.kill('SIGINT')
+      await exited
+      const tail = /TAIL (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out)
+      if (!tail) throw new Error(`[bench] the API probe printed no figures: ${out}`)
+      return { p99: Number(tail[3]) / 1000, max: Number(tail[5]) / 1000 }
+    },
+  }
+}
+
+/** `count` POSTs of a 1 MiB body of NUL bytes in the session, four at a time: each refused (400) and journaled. */
+async function fillJournal(base: string, count: number): Promise<void> {
+  const body = new Uint8Array(1024 * 1024)
+  let sent = 0
+  const client = async () => {
+    while (sent < count) {
+      sent += 1
+      const response = await fetch(`${base}/v1/pets`, {
+        method: 'POST',
+        headers: { ...auth, 'content-type': 'application/json', 'x-mock-session': SESSION },
+        body,
+      })
+      await response.arrayBuffer()
+      if (response.status !== 400) throw new Error(`[bench] expected 400, got ${response.status}`)
+    }
+  }
+  await Promise.all([client(), client(), client(), client()])
+}
+
+/** Reads `path` and every page its `Link` headers lead to; a 503 is retried after its `Retry-After`. */
+async function readAll(base: string, path: string): Promise<{ bytes: number; pages: number; refused: number }> {
+  let next: string | undefined = path
+  let bytes = 0
+  let pages = 0
+  let refused = 0
+  while (next !== undefined) {
+    const response: Response = await fetch(`${base}${next}`, { headers: { 'x-mock-session': SESSION } })
+    const body = await response.arrayBuffer()
+    if (response.status === 503) {
+      refused += 1
+      await new Promise((resolve) => setTimeout(resolve, Number(response.headers.get('retry-after') ?? 1) * 1000))
+      continue
+    }
+    if (response.status !== 200) throw new Error(`[bench] ${next} answered ${response.status}`)
+    bytes += body.byteLength
+    pages += 1
+    next = /<([^>]+)>; rel="next"/.exec(response.headers.get('link') ?? '')?.[1]
+  }
+  return { bytes, pages, refused }
+}
+
+async function journalReads(): Promise<{ rows: (string | number)[][]; ok: boolean }> {
+  const port = 4350
+  const base = `http://127.0.0.1:${port}`
+  const proc = startMock(port)
+  try {
+    await waitFor(`${base}/v1/pets?limit=1`, { headers: auth })
+    // The admin API is loaded on its first call (express): loaded before the figures, as any first use of it would.
+    await waitFor(`${base}/__mock/health`)
+    await settle()
+    const start = proc.rssMb()
+    const idleProbe = probeApi(`${base}/v1/pets?limit=20`)
+    await new Promise((resolve) => setTimeout(resolve, quick ? 2_000 : 5_000))
+    const idle = await idleProbe.stop()
+    await fillJournal(base, quick ? 300 : 1_000)
+    await settle()
+    const filled = proc.rssMb()
+    const probe = probeApi(`${base}/v1/pets?limit=20`)
+    const readers = quick ? { pages: 6, hars: 3 } : { pages: 20, hars: 10 }
+    const { result, peak } = await withPeakRss(proc, () =>
+      Promise.all([
+        ...Array.from({ length: readers.pages }, () => readAll(base, '/__mock/requests?limit=1000')),
+        ...Array.from({ length: readers.hars }, () => readAll(base, '/__mock/requests.har')),
+      ]),
+    )
+    const api = await probe.stop()
+    await settle()
+    const after = proc.rssMb()
+    const mib = result.reduce((sum, read) => sum + read.bytes, 0) / 2 ** 20
+    const refused = result.reduce((sum, read) => sum + read.refused, 0)
+    const pages = result.reduce((sum, read) => sum + read.pages, 0)
+    const memoryOk = peak - start <= 300
+    const latencyOk = api.max < 100
+    const load = `${readers.pages} full journal reads + ${readers.hars} HAR exports at once (${pages} pages, ${mib.toFixed(0)} MiB, ${refused} x 503)`
+    return {
+      rows: [
+        ['server RSS at start', start, '', '(baseline)'],
+        ['after 1,000 rejected 1 MiB NUL bodies', filled, filled - start, ''],
+        [`peak during ${load}`, peak, peak - start, `<= start + 300 MB: ${verdict(memoryOk)}`],
+        ['2 s after the reads', after, after - start, ''],
+        ['slowest API answer, no read (ms)', idle.max, `p99 ${idle.p99.toFixed(2)}`, '(baseline)'],
+        [
+          'slowest API answer during the reads (ms)',
+          api.max,
+          `p99 ${api.p99.toFixed(2)}; x${(api.max / idle.max).toFixed(1)}`,
+          `< 100 ms: ${verdict(latencyOk)}`,
+        ],
+      ],
+      ok: memoryOk && latencyOk,
+    }
+  } finally {
+    await proc.stop()
+  }
+}
+
+/** `count` clients of `GET /__mock/events` that never read a byte; resolves once each has its answer's headers. */
+async function stalledStreams(port: number, count: number): Promise<Socket[]> {
+  const sockets: Socket[] = []
+  for (let i = 0; i < count; i++) {
+    const socket = connect({ host: '127.0.0.1', port })
+    socket.on('error', () => undefined)
+    socket.write(`GET /__mock/events HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`)
+    // The status line arrives, then nothing more is read: the stream's frames pile up in the kernel, then in the server.
+    await new Promise<void>((resolve) => socket.once('data', () => resolve()))
+    socket.pause()
+    sockets.push(socket)
+  }
+  return sockets
+}
+
+/**
+ * One server through `rounds` rounds of API requests (each with a 2 KiB query), each with 100 stalled streams open when
+ * `stalled`: its RSS at start, its peak in each round, and 10 s after the last (the same traffic without streams is the
+ * baseline of what the heap keeps).
+ */
+async function streamRounds(port: number, stalled: boolean): Promise<{ start: number; peaks: number[]; after: number }> {
+  const base = `http://127.0.0.1:${port}`
+  const proc = startMock(port)
+  const rounds = quick ? 2 : 4
+  try {
+    await waitFor(`${base}/v1/pets?limit=1`, { headers: auth })
+    await waitFor(`${base}/__mock/health`)
+    await settle()
+    const start = proc.rssMb()
+    const peaks: number[] = []
+    for (let round = 1; round <= rounds; round++) {
+      const { result: sockets, peak } = await withPeakRss(proc, async () => {
+        const sockets = stalled ? await stalledStreams(port, 100) : []
+        await wrk(`${base}/v1/pets?limit=20&q=${'x'.repeat(2048)}`, quick ? 3 : 5, { headers: auth })
+        return sockets
+      })
+      for (const socket of sockets) socket.destroy()
+      peaks.push(peak)
+    }
+    await new Promise((resolve) => setTimeout(resolve, 10_000))
+    return { start, peaks, after: proc.rssMb() }
+  } finally {
+    await proc.stop()
+  }
+}
+
+async function streamMemory(): Promise<{ rows: (string | number)[][]; ok: boolean }> {
+  const baseline = await streamRounds(4353, false)
+  const streams = await streamRounds(4351, true)
+  const rows: (string | number)[][] = [
+    ['server RSS at start', streams.start, '', '(baseline)'],
+    [
+      'peak, the same API requests without streams',
+      Math.max(...baseline.peaks),
+      Math.max(...baseline.peaks) - baseline.start,
+      '(information)',
+    ],
+  ]
+  let ok = true
+  for (const [i, peak] of streams.peaks.entries()) {
+    const met = peak - streams.start <= 300
+    ok &&= met
+    rows.push([
+      `round ${i + 1}: 100 stalled streams during the API requests`,
+      peak,
+      peak - streams.start,
+      `<= start + 300 MB: ${verdict(met)}`,
+    ])
+  }
+  const back = streams.after - streams.start <= baseline.after - baseline.start + BACK_MB
+  rows.push(['10 s after the requests, without streams', baseline.after, baseline.after - baseline.start, '(baseline)'])
+  rows.push([
+    `10 s after the last of ${streams.peaks.length * 100} streams went`,
+    streams.after,
+    streams.after - streams.start,
+    `<= baseline + ${BACK_MB} MB: ${verdict(back)}`,
+  ])
+  return { rows, ok: ok && back }
+}
+
+async function streamThroughput(): Promise<{ rows: (string | number)[][]; ok: boolean }> {
+  const port = 4352
+  const base = `http://127.0.0.1:${port}`
+  const proc = startMock(port)
+  const seconds = quick ? 2 : 5
+  const count = quick ? 2 : 5
+  const without: number[] = []
+  const withStalled: number[] = []
+  const ratios: number[] = []
+  try {
+    await waitFor(`${base}/v1/pets?limit=1`, { headers: auth })
+    const measure = async () => {
+      const r = await wrk(`${base}/v1/pets?limit=20`, seconds, { headers: auth })
+      if (r.errors > 0) throw new Error(`[bench] ${r.errors} errors`)
+      return r.rps
+    }
+    for (let round = 0; round < count; round++) {
+      // Alternate which goes first, so a drift of the machine does not favour one side.
+      const first = round % 2 === 0
+      const a = first ? await measure() : undefined
+      const sockets = await stalledStreams(port, 100)
+      const b = await measure()
+      for (const socket of sockets) socket.destroy()
+      await new Promise((resolve) => setTimeout(resolve, 500))
+      const c = first ? (a as number) : await measure()
+      without.push(c)
+      withStalled.push(b)
+      ratios.push(b / c)
+    }
+  } finally {
+    await proc.stop()
+  }
+  const ratio = median(ratios)
+  return {
+    rows: [['GET /v1/pets?limit=20', median(without), median(withStalled), ratio, `>= 0.9: ${verdict(ratio >= 0.9)}`]],
+    ok: ratio >= 0.9,
+  }
+}
+
+export async function benchAbuseReads(): Promise<{ lines: string[]; ok: boolean }> {
+  console.log("\n# The admin API's reads under abuse (issue #31)")
+  const reads = await journalReads()
+  const memory = await streamMemory()
+  const throughput = await streamThroughput()
+  return {
+    lines: [
+      table('Journal reads of 1,000 entries of 1 MiB NUL bodies (RSS in MB)', [
+        ['measure', 'value', 'over start / detail', 'target'],
+        ...reads.rows,
+      ]),
+      table('Event streams whose clients never read (RSS in MB)', [['measure', 'RSS MB', 'over start', 'target'], ...memory.rows]),
+      table('API throughput with 100 stalled event-stream subscribers (rounds alternate)', [
+        ['operation', 'req/s, none', 'req/s, 100 stalled', 'x (median of rounds)', 'target'],
+        ...throughput.rows,
+      ]),
+    ],
+    ok: reads.ok && memory.ok && throughput.ok,
+  }
+}
+
+if (import.meta.url === `file://${process.argv[1]}`) await benchAbuseReads()
