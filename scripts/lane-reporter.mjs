@@ -10,12 +10,15 @@ import { writeFileSync } from 'node:fs'
 export default class LaneReporter {
   onTestRunEnd(testModules, unhandledErrors, reason) {
     const projects = {}
+    const files = []
     for (const testModule of testModules) {
       const name = testModule.project.name || '(root)'
       projects[name] ??= { files: 0, failedFiles: 0, passed: 0, failed: 0, skipped: 0, duration: 0 }
       const counts = projects[name]
       counts.files++
-      counts.duration += Math.round(testModule.diagnostic().duration)
+      const duration = Math.round(testModule.diagnostic().duration)
+      counts.duration += duration
+      files.push({ project: name, file: testModule.relativeModuleId, duration })
       if (testModule.state() === 'failed') counts.failedFiles++
       for (const test of testModule.children.allTests()) {
         const { state } = test.result()
@@ -25,6 +28,6 @@ export default class LaneReporter {
       }
     }
     const file = process.env['LANE_REPORT']
-    if (file) writeFileSync(file, `${JSON.stringify({ reason, unhandledErrors: unhandledErrors.length, projects }, null, 2)}\n`)
+    if (file) writeFileSync(file, `${JSON.stringify({ reason, unhandledErrors: unhandledErrors.length, projects, files }, null, 2)}\n`)
   }
 }

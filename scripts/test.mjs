@@ -66,7 +66,7 @@ function summary() {
   lines.push('| Step | Time | Result |', '|---|---:|---|')
   for (const row of rows) lines.push(`| ${row.label} | ${seconds(row.time)} | ${row.ok ? 'pass' : 'FAIL'} |`)
   if (existsSync(VITEST_REPORT)) {
-    const { projects } = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'))
+    const { projects, files } = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'))
     lines.push('', 'vitest projects on this Node (time: the sum of their files, which run side by side):')
     lines.push('| Project | Files | Passed | Failed | Skipped | Time |', '|---|---:|---:|---:|---:|---:|')
     const total = { passed: 0, failed: 0, skipped: 0 }
@@ -74,6 +74,8 @@ function summary() {
       lines.push(`| ${name} | ${p.files} | ${p.passed} | ${p.failed} | ${p.skipped} | ${seconds(p.duration)} |`)
       for (const key of Object.keys(total)) total[key] += p[key]
     }
+    const slowest = (files ?? []).sort((a, b) => b.duration - a.duration).slice(0, 8)
+    if (slowest.length > 0) lines.push('', `slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.duration)}`).join(', ')}`)
     // The plain closing line a CI reader looks for.
     lines.push('', `vitest: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`)
   }
@@ -128,6 +130,8 @@ async function main() {
     'run',
     '--reporter=dot',
     `--reporter=${join(ROOT, 'scripts', 'lane-reporter.mjs')}`,
+    // The Dockerfile's image is node:24-slim: its runtime stage is checked in the Node 24 lane (decisions/019).
+    ...(skipLane ? [] : ['--exclude=test/package/dockerfile.test.ts']),
   ]
   // The two lanes run side by side: their files mostly wait on sockets, processes and Chromium, and use free ports
   // and folders of their own (the lane works in a temporary copy). The lane's output goes to a file, printed after.
