@@ -125,16 +125,30 @@ function readable(text: string | undefined, truncated: boolean, type: string | u
 export function detailsOf(detail: RequestDetail): HTMLElement[] {
   const truncated = (yes: boolean, size?: number) =>
     yes ? h('span', { class: 'tag' }, size === undefined ? 'truncated to 16 KiB' : `truncated: first 16 KiB of ${size} bytes`) : null
+  // The server shows a body holding control characters as the base64 of its bytes (docs/spec-decisions.md row 61).
+  const encoded = (encoding: string | undefined) => (encoding === 'base64' ? h('span', { class: 'tag' }, 'base64 of its bytes') : null)
   return [
     h('h3', {}, `#${detail.seq} ${detail.method} ${detail.path}${detail.query ? `?${detail.query}` : ''} → ${detail.status}`),
     h('h3', {}, 'Request headers'),
     headerTable('Request headers', detail.requestHeaders),
-    h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize)),
-    h('pre', {}, readable(detail.bodyText, detail.bodyTruncated, detail.requestHeaders['content-type'])),
+    h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize), encoded(detail.bodyEncoding)),
+    h(
+      'pre',
+      {},
+      readable(detail.bodyText, detail.bodyTruncated || detail.bodyEncoding !== undefined, detail.requestHeaders['content-type']),
+    ),
     h('h3', {}, 'Response headers'),
     headerTable('Response headers', detail.responseHeaders),
-    h('h3', {}, 'Response body', truncated(detail.responseBodyTruncated)),
-    h('pre', {}, readable(detail.responseBody, detail.responseBodyTruncated, detail.responseHeaders['content-type'])),
+    h('h3', {}, 'Response body', truncated(detail.responseBodyTruncated), encoded(detail.responseBodyEncoding)),
+    h(
+      'pre',
+      {},
+      readable(
+        detail.responseBody,
+        detail.responseBodyTruncated || detail.responseBodyEncoding !== undefined,
+        detail.responseHeaders['content-type'],
+      ),
+    ),
   ]
 }
 

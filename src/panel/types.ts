@@ -30,10 +30,14 @@ export interface RequestRow {
 export interface RequestDetail extends RequestRow {
   /** The request body as sent (its first 16 KiB when truncated). */
   readonly bodyText: string | undefined
+  /** `"base64"` when the server sent `bodyText` as the base64 of the body: it holds control characters. */
+  readonly bodyEncoding?: 'base64' | undefined
   readonly requestHeaders: Readonly<Record<string, string>>
   readonly responseHeaders: Readonly<Record<string, string>>
   readonly responseBody: string
   readonly responseBodyTruncated: boolean
+  /** `"base64"` when the server sent `responseBody` as the base64 of the body. */
+  readonly responseBodyEncoding?: 'base64' | undefined
 }
 
 /** One key's quota (`GET /__mock/keys`). */
