@@ -1,8 +1,7 @@
 /**
  * Reading a journal's entries: a whole page at once (`journal.page`, in-process), or a few entries per step for a
  * read that streams what it finds and yields between steps (the admin API's pages, HAR export and event replay), so
- * no read builds its whole answer and none holds the event loop for long (issue #31: every answer built from stored
- * data is bounded in bytes and streamed).
+ * no read builds its whole answer and none holds the event loop for long (decision 020).
  */
 import { type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './journal-entry.js'
 import type { PackedEntries } from './journal-packed.js'

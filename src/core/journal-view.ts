@@ -1,12 +1,12 @@
 /**
  * A journal entry as the admin API writes it (`GET /__mock/requests`, one entry, the HAR export), with its bodies
  * shown at a bounded cost. JSON escapes a control character as six bytes (`\u0000`), so a kept 16 KiB prefix of NUL
- * bytes would be written as 96 KiB, twice (issue #31). A body holding a control character other than tab, line feed
- * and carriage return is therefore written as the base64 of its UTF-8 bytes (4 bytes for 3), marked
- * `bodyEncoding: "base64"` (`responseBodyEncoding` for the response's), and its parsed `body` is left out.
+ * bytes would be written as 96 KiB, twice (test/http/journal-read-ceiling.test.ts). A body holding a control character
+ * other than tab, line feed and carriage return is therefore written as the base64 of its UTF-8 bytes (4 bytes for 3),
+ * marked `bodyEncoding: "base64"` (`responseBodyEncoding` for the response's), and its parsed `body` is left out.
  * Host-free: the in-page panel's HAR export uses it too.
  *
- * @see docs/spec-decisions.md, "How the journal shows a body that is not text"
+ * @see docs/spec-decisions.md, row 61
  */
 import type { JournalEntry } from './journal-entry.js'
 import { stringifyJson } from './json.js'

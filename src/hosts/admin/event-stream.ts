@@ -31,8 +31,8 @@ export {
 
 const PING_EVERY_MS = 15_000
 /**
- * What may wait for one stream's client before it is cut off: 100 stalled streams hold 100 MiB at most (issue #31's
- * stalled-stream case, test/http/event-stream-stalled-reader.test.ts).
+ * What may wait for one stream's client before it is cut off: 100 stalled streams hold 100 MiB at most
+ * (test/http/event-stream-stalled-reader.test.ts).
  */
 export const MAX_PENDING_BYTES = 1024 * 1024
 const REPLAY_MAX = 1_000

@@ -1,8 +1,8 @@
 /**
  * The event streams of a server (`GET /__mock/events`) as a whole. The streams of one world share one subscription to
  * it (a tap): an event is made into a frame once and handed to each stream, and the `request` events past the
- * second's share are told as one `gap` for all of them, so a request costs the same with 1 subscriber or 100 (issue
- * #31; `npm run bench -- --only=abuse-reads`). The streams of a world send the first `REQUEST_EVENTS_PER_SECOND`
+ * second's share are told as one `gap` for all of them, so a request costs the same with 1 subscriber or 100 (decision
+ * 020; `npm run bench -- --only=abuse-reads`). The streams of a world send the first `REQUEST_EVENTS_PER_SECOND`
  * `request` events of each second, and all streams of the server `REQUEST_FRAMES_PER_SECOND` together at most.
  */
 import type { World } from '../../world/create-world.js'
