@@ -28,4 +28,4 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PETSTORE_PORT || 4010) + '/__mock/health').then((r) => r.json()).then((b) => process.exit(b.status === 'ok' ? 0 : 1), () => process.exit(1))"]
 # node as PID 1: the CLI itself handles SIGTERM/SIGINT (finishes in-flight requests, saves --state-file, exits 0).
-ENTRYPOINT ["node", "/app/dist/src/cli.js"]
+ENTRYPOINT ["node", "/app/dist/src/cli/main.js"]

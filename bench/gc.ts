@@ -37,7 +37,7 @@ const quantile = (values: number[], q: number): number => {
 }
 
 async function measure(variant: Variant, op: (typeof ops)[number], port: number): Promise<(string | number)[]> {
-  const cli = join(variant.checkout, 'dist/src/cli.js')
+  const cli = join(variant.checkout, 'dist/src/cli/main.js')
   const args = [...variant.nodeFlags, '--trace-gc', cli, '--port', String(port), '--log', 'silent', '--fixtures', benchFixtures()]
   const child = spawn('taskset', ['-c', SERVER_CORE, SERVER_NODE, ...args, '--pets', String(PETS), ...variant.args], {
     stdio: ['ignore', 'pipe', 'inherit'],

@@ -199,7 +199,7 @@ async function startup(): Promise<{ ours: number; prism: number }> {
   const prismMs: number[] = []
   for (let i = 0; i < (quick ? 1 : 3); i++) {
     oursMs.push(
-      await time(SERVER_NODE, [join(ROOT, 'dist/src/cli.js'), '--port', '4291', '--log', 'silent'], 'http://127.0.0.1:4291/v1/pets'),
+      await time(SERVER_NODE, [join(ROOT, 'dist/src/cli/main.js'), '--port', '4291', '--log', 'silent'], 'http://127.0.0.1:4291/v1/pets'),
     )
     prismMs.push(
       await time(

@@ -83,7 +83,7 @@ export function startPinned(core: string, command: string, args: string[], env: 
 /** The built petstore-mock server on `port`, pinned to the server core, with the bench key and no request log. */
 export function startMock(port: number, args: string[] = [], checkout: string = ROOT): Proc {
   return startPinned(SERVER_CORE, SERVER_NODE, [
-    join(checkout, 'dist/src/cli.js'),
+    join(checkout, 'dist/src/cli/main.js'),
     '--port',
     String(port),
     '--log',

@@ -42,7 +42,7 @@ async function listen(server: Server): Promise<string> {
 /** Runs the built CLI with `args` to its end, on the load core; its exit code, stderr and peak RSS in MB. */
 function runCommand(args: string[]): Promise<{ code: number | null; stderr: string; peakMb: number }> {
   // Not startPinned: these runs are meant to exit with 1 or 2, which it would report as failures.
-  const child = spawn('taskset', ['-c', LOAD_CORE, SERVER_NODE, join(ROOT, 'dist/src/cli.js'), ...args], {
+  const child = spawn('taskset', ['-c', LOAD_CORE, SERVER_NODE, join(ROOT, 'dist/src/cli/main.js'), ...args], {
     stdio: ['ignore', 'ignore', 'pipe'],
   })
   let stderr = ''

@@ -22,7 +22,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['handlers/'],
   ['world/'],
   ['create-pet-store.ts', 'hosts/', 'panel/', 'redis/'],
-  ['commands/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts', 'cli.ts', 'serve.ts', 'cli-options.ts'],
+  ['cli/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts'],
 ]
 
 const layerOf = (file: string): number => {

@@ -31,9 +31,9 @@ const EXPECTED_OPTIONS = [
   ['media-type-status', 'PETSTORE_MEDIA_TYPE_STATUS'],
 ]
 
-/** The `{ name, env }` pairs of the OPTIONS table in src/cli-options.ts. */
+/** The `{ name, env }` pairs of the OPTIONS table in src/cli/options.ts. */
 async function declaredOptions(): Promise<string[][]> {
-  const source = await readFile(join(ROOT, 'src', 'cli-options.ts'), 'utf8')
+  const source = await readFile(join(ROOT, 'src', 'cli', 'options.ts'), 'utf8')
   return [...source.matchAll(/name: '([a-z-]+)',\s*env: '(PETSTORE_[A-Z_]+)'/g)].map((match) => [match[1] ?? '', match[2] ?? ''])
 }
 
@@ -44,7 +44,7 @@ describe('usage', () => {
     expect(await declaredOptions()).toEqual(expect.arrayContaining(EXPECTED_OPTIONS))
   })
 
-  it('prints every option of src/cli.ts with its environment variable for --help', async () => {
+  it('prints every option of src/cli/options.ts with its environment variable for --help', async () => {
     const { code, stdout, stderr } = await runCli(['--help'])
     expect(code).toBe(0)
     expect(stderr).toBe('')

@@ -15,7 +15,7 @@ import { promisify } from 'node:util'
 import { createPetStoreServer, type PetStoreServer, type PetStoreServerOptions } from '../../src/hosts/http-server.js'
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
-export const CLI = join(ROOT, 'dist', 'src', 'cli.js')
+export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js')
 export const FIXTURES = join(ROOT, 'test', 'http', 'fixtures')
 export const INT64_MAX = '9223372036854775807'
 export const MIB = 1024 * 1024
@@ -85,7 +85,7 @@ async function newestMtime(dir: string): Promise<number> {
 }
 
 /**
- * Runs `npm run build` when dist/src/cli.js is missing or older than a source file. Test files run
+ * Runs `npm run build` when dist/src/cli/main.js is missing or older than a source file. Test files run
  * in parallel processes, so a lock directory lets one build while the others wait.
  */
 export async function ensureBuilt(): Promise<void> {

@@ -130,7 +130,7 @@ it('packs the built entries, the scenarios, the docs, the licence', () => {
   // Issue #16: the Postman collection, and the control panel's modules the server serves.
   expect(paths).toContain('postman/petstore-mock.postman_collection.json')
   expect(paths).toContain('dist/src/panel/ui-main.js')
-  for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'cli']) {
+  for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'cli/main']) {
     expect(paths).toContain(`dist/src/${entry}.js`)
     expect(paths).toContain(`dist/src/${entry}.d.ts`)
   }

@@ -9,10 +9,10 @@
  *
  * @see ../../../shared/spec/pet-store-service.md "Limits"
  */
-import { parseJson } from '../core/json.js'
-import { type PetRecord, PetRecordSchema } from '../schemas.js'
-import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
-import { BodyTooLargeError, readBody } from '../verify/read-body.js'
+import { parseJson } from '../../core/json.js'
+import { type PetRecord, PetRecordSchema } from '../../schemas.js'
+import { PAGE_SIZE, PET_STATUSES } from '../../spec.js'
+import { BodyTooLargeError, readBody } from '../../verify/read-body.js'
 
 export interface ReadOptions {
   /** The base address, ending with `/v1`, without a trailing slash. */

@@ -5,9 +5,9 @@
 import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
-import { plainMessage } from './core/errors.js'
-import { loadConfig, readNamedFiles } from './hosts/config-file.js'
-import type { LogFormat, PetStoreServerOptions } from './hosts/http-server.js'
+import { plainMessage } from '../core/errors.js'
+import { loadConfig, readNamedFiles } from '../hosts/config-file.js'
+import type { LogFormat, PetStoreServerOptions } from '../hosts/http-server.js'
 
 interface OptionSpec {
   readonly name: string
@@ -99,7 +99,7 @@ const OPTIONS: readonly OptionSpec[] = [
 export class UsageError extends Error {}
 
 export function version(): string {
-  const pkg = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string }
+  const pkg = JSON.parse(readFileSync(new URL('../../../package.json', import.meta.url), 'utf8')) as { version: string }
   return pkg.version
 }
 
@@ -118,7 +118,7 @@ export function helpText(): string {
     '',
     "Node's collector: on Node 24 and later the server starts node again in the same process (same pid) with",
     '  --max-semi-space-size=16 (decision 017) and, on one CPU, --single-threaded-gc (decision 018). Flags you give node',
-    '  yourself are kept: node --max-semi-space-size=32 --no-single-threaded-gc node_modules/petstore-mock/dist/src/cli.js',
+    '  yourself are kept: node --max-semi-space-size=32 --no-single-threaded-gc node_modules/petstore-mock/dist/src/cli/main.js',
     '',
     'Examples:',
     '  petstore-mock --port 4999 --seed 7',

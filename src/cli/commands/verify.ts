@@ -3,10 +3,10 @@
  * spec and the mock, and prints the report. Exit codes: 0 everything agrees, 1 something differs, 2 a usage error,
  * an unreachable target or a file that cannot be read or written. Keys are never printed.
  */
-import { plainMessage } from '../core/errors.js'
-import { parseVerifyArgs, type VerifyCli, VerifyUsageError, verifyHelpText } from '../verify/args.js'
-import { redact } from '../verify/report.js'
-import type { PetStoreOptions } from '../world/options.js'
+import { plainMessage } from '../../core/errors.js'
+import { parseVerifyArgs, type VerifyCli, VerifyUsageError, verifyHelpText } from '../../verify/args.js'
+import { redact } from '../../verify/report.js'
+import type { PetStoreOptions } from '../../world/options.js'
 
 /**
  * Runs the command; resolves with its exit code.
@@ -36,8 +36,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   }
   // Loaded only now, so --help and usage errors answer at once.
   const [{ loadConfig }, { formatJson, formatTable, VerifyError, verify, writeConfigFile }] = await Promise.all([
-    import('../hosts/config-file.js'),
-    import('../verify/index.js'),
+    import('../../hosts/config-file.js'),
+    import('../../verify/index.js'),
   ])
   let mock: PetStoreOptions = {}
   if (cli.config !== undefined) {

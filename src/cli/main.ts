@@ -4,7 +4,7 @@
  * process with node started with the collector's flags it needs (same pid; `hosts/start-flags.ts`, decisions 017
  * and 018), and that is cheapest before the server's modules are loaded. The server's start-up is `serve.ts`; `verify` and `snapshot` are commands in their own modules.
  */
-import { chooseStartFlags } from './hosts/start-flags.js'
+import { chooseStartFlags } from '../hosts/start-flags.js'
 
 /** Commands beside the server, each in its own module so the server's start-up loads none of them. */
 const COMMANDS = new Set(['verify', 'snapshot'])
