@@ -6,9 +6,9 @@
  *
  *   npm run bench -- --only=memory          (this table and the servers' RSS; about a minute)
  */
-import { createJournal } from '../src/core/journal.js'
-import { createJournalBudget } from '../src/core/journal-budget.js'
 import { createPetStore } from '../src/index.js'
+import { createJournalBudget } from '../src/journal/budget.js'
+import { createJournal } from '../src/journal/journal.js'
 import { heapGrowthOf } from './heap.js'
 import { quick, table, verdict } from './lib.js'
 

@@ -2,7 +2,7 @@
  * The retry-audit matchers, shared by `petstore-mock/vitest` and `petstore-mock/jest`: plain functions of the
  * form both runners' `expect.extend` take.
  */
-import type { AuditReport } from './core/audit.js'
+import type { AuditReport } from './journal/audit.js'
 
 interface Auditable {
   audit(): AuditReport

@@ -4,7 +4,7 @@
  * the least recently used is evicted (never the default session). The journals of all sessions
  * share one byte budget.
  */
-import { createJournalBudget, type JournalBudget } from '../core/journal-budget.js'
+import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
 import type { PetData } from '../store/pet-data.js'
 import { createWorld, type World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'

@@ -3,8 +3,8 @@
  * every call straight on the world. Changes go through `actions` so the worker's persistence saves them.
  */
 
-import { toHar } from '../core/har.js'
-import { summaryOf } from '../core/journal.js'
+import { toHar } from '../journal/har.js'
+import { summaryOf } from '../journal/journal.js'
 import { listScenarios } from '../scenarios/catalogue.js'
 import { stringifySnapshot } from '../snapshot.js'
 import type { World } from '../world/create-world.js'

@@ -7,7 +7,7 @@
  * journal list in Redis and published, so a control panel on any replica sees every replica's requests.
  */
 import { type Clock, createClock } from '../clock.js'
-import type { JournalBudget } from '../core/journal-budget.js'
+import type { JournalBudget } from '../journal/budget.js'
 import { createWorld, type World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 import type { ChangeMessage, RedisLink } from './link.js'

@@ -4,10 +4,10 @@
  * Without subscribers it listens to nothing, so the hot path pays nothing for it (issue #16).
  */
 import type { Clock } from '../clock.js'
-import type { JournalRecorder, JournalSummary } from '../core/journal.js'
 import { type KeyStatus, keyStatus } from '../core/key-status.js'
 import type { QuotaStore } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
+import type { JournalRecorder, JournalSummary } from '../journal/journal.js'
 
 /** The clock as the admin API and the panel show it. */
 export interface ClockView {

@@ -4,9 +4,9 @@
  */
 import { type Clock, createClock, type Moment, toEpochMs } from '../clock.js'
 import type { ApiOptions } from '../core/api.js'
-import { DEFAULT_JOURNAL_MAX_BYTES } from '../core/journal-budget.js'
 import type { RateLimitOptions } from '../core/rate-limit.js'
 import type { QueryValidation } from '../core/validate.js'
+import { DEFAULT_JOURNAL_MAX_BYTES } from '../journal/budget.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createScenarioCatalogue, type ScenarioCatalogue } from '../scenarios/catalogue.js'
 import type { Scenario } from '../scenarios/schema.js'

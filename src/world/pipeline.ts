@@ -5,8 +5,8 @@
  */
 import type { Api } from '../core/api.js'
 import { plainMessage, problem, StoreUnavailableError } from '../core/errors.js'
-import type { JournalRecorder } from '../core/journal.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+import type { JournalRecorder } from '../journal/journal.js'
 import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
 import { unknownScenarioMessage } from '../scenarios/catalogue.js'
 

@@ -18,7 +18,7 @@ const MAX_FUNCTION_LINES = 80
 const LAYERS: readonly (readonly string[])[] = [
   ['spec.ts', 'schemas.ts', 'clock.ts', 'wire.ts'],
   ['core/'],
-  ['store/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
+  ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
   ['handlers/'],
   ['world/'],
   ['create-pet-store.ts', 'hosts/', 'panel/', 'redis/'],

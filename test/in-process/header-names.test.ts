@@ -4,8 +4,8 @@
  * `__proto__` on the way in (`petStore.fetch`, msw) and again when the entry was read.
  */
 import { describe, expect, it } from 'vitest'
-import { toHar } from '../../src/core/har.js'
 import { createPetStore } from '../../src/index.js'
+import { toHar } from '../../src/journal/har.js'
 
 const NAMES = ['__proto__', 'constructor', 'tostring', 'hasownproperty']
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
-import { toHar } from '../../src/core/har.js'
-import { BODY_PREFIX_CHARS } from '../../src/core/journal.js'
+import { toHar } from '../../src/journal/har.js'
+import { BODY_PREFIX_CHARS } from '../../src/journal/journal.js'
 import { createWorld, type World } from '../../src/world/create-world.js'
 
 const NOON = '2026-06-01T12:00:00Z'

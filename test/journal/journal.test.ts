@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { BODY_PREFIX_CHARS, createJournal } from '../../src/core/journal.js'
-import { createJournalBudget } from '../../src/core/journal-budget.js'
 import { createPetStore } from '../../src/create-pet-store.js'
+import { createJournalBudget } from '../../src/journal/budget.js'
+import { BODY_PREFIX_CHARS, createJournal } from '../../src/journal/journal.js'
 
 const NOON = '2026-06-01T12:00:00Z'
 const get = (petStore: ReturnType<typeof createPetStore>, path: string, key = 'test-pro') =>

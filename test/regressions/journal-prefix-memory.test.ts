@@ -6,8 +6,8 @@
  * entry the body's first 16 KiB and its size, and together far less than one body each.
  */
 import { expect, it } from 'vitest'
-import { BODY_PREFIX_CHARS, createJournal } from '../../src/core/journal.js'
-import { createJournalBudget } from '../../src/core/journal-budget.js'
+import { createJournalBudget } from '../../src/journal/budget.js'
+import { BODY_PREFIX_CHARS, createJournal } from '../../src/journal/journal.js'
 
 const BODY = 900 * 1024
 

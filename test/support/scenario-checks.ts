@@ -3,7 +3,7 @@
  * itself says what the scenario must do (issue #5).
  */
 import { expect } from 'vitest'
-import type { JournalEntry } from '../../src/core/journal.js'
+import type { JournalEntry } from '../../src/journal/journal.js'
 import type { ScenarioCheck } from '../../src/scenarios/schema.js'
 
 /** What a check reads of the mock's own record of the request it sent. */

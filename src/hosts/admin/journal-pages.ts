@@ -3,9 +3,9 @@
  * (filters and one cursor), and their answers streamed entry by entry under a byte ceiling (journal-reads.ts).
  */
 import type { Request, Response } from 'express'
-import { harEntry, harFrame } from '../../core/har.js'
-import type { JournalFilter } from '../../core/journal.js'
-import { entryView, viewJson } from '../../core/journal-view.js'
+import { harEntry, harFrame } from '../../journal/har.js'
+import type { JournalFilter } from '../../journal/journal.js'
+import { entryView, viewJson } from '../../journal/view.js'
 import { refuse, worldOf } from './common.js'
 import { type AdminReads, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './journal-reads.js'
 

@@ -12,7 +12,7 @@
  */
 import { Buffer } from 'node:buffer'
 import type { Response } from 'express'
-import type { Journal, JournalEntry, JournalFilter } from '../../core/journal.js'
+import type { Journal, JournalEntry, JournalFilter } from '../../journal/journal.js'
 import { refuse } from './common.js'
 
 /** The most one response of a journal read writes: past it, the page stops and its headers say where to go on. */

@@ -4,7 +4,7 @@
  */
 import { readFileSync } from 'node:fs'
 import type { Express, Response } from 'express'
-import { entryView, viewJson } from '../../core/journal-view.js'
+import { entryView, viewJson } from '../../journal/view.js'
 import type { Sessions } from '../sessions.js'
 import { refuse, worldOf } from './common.js'
 import { type EventStreams, eventStreamRoute } from './event-stream.js'

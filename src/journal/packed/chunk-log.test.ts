@@ -1,10 +1,10 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createJournal } from './journal.js'
-import { createJournalBudget } from './journal-budget.js'
-import { ChunkLog } from './journal-chunks.js'
-import type { Raw } from './journal-entry.js'
-import { setDelivered, unpack } from './journal-record.js'
+import { createJournalBudget } from '../budget.js'
+import type { Raw } from '../entry.js'
+import { createJournal } from '../journal.js'
+import { ChunkLog } from './chunk-log.js'
+import { setDelivered, unpack } from './record-layout.js'
 
 const raw = (seq: number, overrides: Partial<Raw> = {}): Raw => ({
   seq,

@@ -3,8 +3,8 @@
  * journal, so it answers "does my SDK behave?" in one call.
  * @see ../shared/spec/pet-store-service.md "Exceeding the limit"
  */
+import type { Plan } from '../core/types.js'
 import type { JournalEntry } from './journal.js'
-import type { Plan } from './types.js'
 
 /** A 429 the key was sent. */
 export interface RateLimitedAnswer {

@@ -2,15 +2,15 @@
  * Where a journal keeps its entries (issue #18): packed as bytes into chunks (`Uint8Array`s), not as objects. A
  * journal of 1,000 entries as objects (each with its headers objects and body strings) was copied by every young
  * generation collection and then promoted: at a few thousand requests a second that was most of the server's p99.
- * Packed, an entry is a few numbers and one UTF-8 run (laid out by `journal-record.ts`); it is decoded back into a
+ * Packed, an entry is a few numbers and one UTF-8 run (laid out by `record-layout.ts`); it is decoded back into a
  * `Raw` when read.
  *
  * Chunks are what the byte budget holds: memory is counted as it is, not estimated. Web APIs only (the journal also
  * runs in the browser).
  */
-import type { BudgetOwner, JournalBudget } from './journal-budget.js'
-import type { Raw } from './journal-entry.js'
-import { type Chunk, canShareBody, prepareRecord, type Stored, writeRecord } from './journal-record.js'
+import type { BudgetOwner, JournalBudget } from '../budget.js'
+import type { Raw } from '../entry.js'
+import { type Chunk, canShareBody, prepareRecord, type Stored, writeRecord } from './record-layout.js'
 
 /** A chunk grows from 4 KiB (an idle session holds little) to 64 KiB (few chunks under load). */
 const FIRST_CHUNK = 4 * 1024

@@ -3,12 +3,12 @@
  * as one UTF-8 run, the bodies last. A response body repeated by consecutive answers is written once per chunk and
  * referred to by the entries after it. So are the other strings: a record written whole is the chunk's base, and the
  * records after it write only the strings that differ from the base's (a client sends the same path, query and
- * headers each time, and gets the same headers back but for a count). `ChunkLog` (journal-chunks.ts) decides where a
+ * headers each time, and gets the same headers back but for a count). `ChunkLog` (chunk-log.ts) decides where a
  * record goes; this file writes and reads it. Web APIs only (the journal also runs in the browser).
  */
-import type { Hold } from './journal-budget.js'
-import type { Raw } from './journal-entry.js'
-import type { ApiRequest, Plan } from './types.js'
+import type { ApiRequest, Plan } from '../../core/types.js'
+import type { Hold } from '../budget.js'
+import type { Raw } from '../entry.js'
 
 /** One entry's place: its chunk and where its record starts. */
 export interface Stored {

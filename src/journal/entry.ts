@@ -2,8 +2,8 @@
  * A journal entry: what one answered request looks like when read, built lazily from what the
  * journal kept of it (`Raw`), and the filters of `find`.
  */
-import { parseJsonReadable, utf8Length } from './json.js'
-import type { ApiRequest, ApiResponse, Plan } from './types.js'
+import { parseJsonReadable, utf8Length } from '../core/json.js'
+import type { ApiRequest, ApiResponse, Plan } from '../core/types.js'
 
 /** One answered request. */
 export interface JournalEntry {

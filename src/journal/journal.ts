@@ -3,7 +3,9 @@
  * assert what a client sent and for the retry audit. Bounded in entries and in bytes: each entry
  * keeps at most a prefix of its body, and a budget (shared by all worlds of a server) caps the whole.
  */
-import { createJournalBudget, type JournalBudget } from './journal-budget.js'
+import { detachedSlice, utf8Length } from '../core/json.js'
+import type { ApiRequest, ApiResponse } from '../core/types.js'
+import { createJournalBudget, type JournalBudget } from './budget.js'
 import {
   errorCode,
   type JournalEntry,
@@ -13,15 +15,13 @@ import {
   type Raw,
   toEntry,
   toSummary,
-} from './journal-entry.js'
-import { PackedEntries } from './journal-packed.js'
-import { entryOf, type ScanOptions, type ScanStep, scanStep, selectPage } from './journal-scan.js'
-import { detachedSlice, utf8Length } from './json.js'
-import type { ApiRequest, ApiResponse } from './types.js'
+} from './entry.js'
+import { PackedEntries } from './packed/entries-ring.js'
+import { entryOf, type ScanOptions, type ScanStep, scanStep, selectPage } from './scan.js'
 
-export type { JournalEntry, JournalFilter, JournalSummary } from './journal-entry.js'
-export { summaryOf } from './journal-entry.js'
-export type { ScanOptions, ScanStep } from './journal-scan.js'
+export type { JournalEntry, JournalFilter, JournalSummary } from './entry.js'
+export { summaryOf } from './entry.js'
+export type { ScanOptions, ScanStep } from './scan.js'
 
 /** An entry keeps at most this many characters of its request body (issue #13). */
 export const BODY_PREFIX_CHARS = 16 * 1024

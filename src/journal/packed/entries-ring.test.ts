@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest'
-import { createJournal } from './journal.js'
-import { createJournalBudget } from './journal-budget.js'
-import type { ApiResponse } from './types.js'
+import type { ApiResponse } from '../../core/types.js'
+import { createJournalBudget } from '../budget.js'
+import { createJournal } from '../journal.js'
 
 const request = (path: string) => ({ method: 'GET', path, query: '', headers: { authorization: 'Bearer test-pro' }, body: undefined })
 const response = (body: string): ApiResponse => ({ status: 200, headers: { 'content-type': 'application/json' }, body })

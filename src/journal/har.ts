@@ -4,9 +4,9 @@
  *
  * @see http://www.softwareishard.com/blog/har-12-spec/
  */
-import type { JournalEntry } from './journal-entry.js'
-import { shownBody } from './journal-view.js'
-import { utf8Length } from './json.js'
+import { utf8Length } from '../core/json.js'
+import type { JournalEntry } from './entry.js'
+import { shownBody } from './view.js'
 
 const REASONS: Readonly<Record<number, string>> = {
   200: 'OK',

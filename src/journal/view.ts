@@ -8,8 +8,8 @@
  *
  * @see docs/spec-decisions.md, row 61
  */
-import type { JournalEntry } from './journal-entry.js'
-import { stringifyJson } from './json.js'
+import { stringifyJson } from '../core/json.js'
+import type { JournalEntry } from './entry.js'
 
 /**
  * Whether JSON would blow the text up: it holds a control character (U+0000 to U+001F) other than tab, line feed and

@@ -3,9 +3,9 @@
  * read that streams what it finds and yields between steps (the admin API's pages, HAR export and event replay), so
  * no read builds its whole answer and none holds the event loop for long (decision 020).
  */
-import { type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './journal-entry.js'
-import type { PackedEntries } from './journal-packed.js'
-import { type Stored, unpack } from './journal-record.js'
+import { type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './entry.js'
+import type { PackedEntries } from './packed/entries-ring.js'
+import { type Stored, unpack } from './packed/record-layout.js'
 
 /** Where one step of a scan starts and which way it goes. */
 export interface ScanOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { createJournal, type JournalEntry } from './journal.js'
-import { base64Utf8, entryView, isBinaryText } from './journal-view.js'
+import { base64Utf8, entryView, isBinaryText } from './view.js'
 
 /** The entry of one POST with `body`, answered with `answer`. */
 function entryOf(body: string, answer = '{}'): JournalEntry {

@@ -1,16 +1,16 @@
 /**
  * The entries a journal keeps (issue #18): at most its limit, each packed by a `ChunkLog` into the chunks its byte
- * budget holds (see `journal-chunks.ts`).
+ * budget holds (see `chunk-log.ts`).
  *
  * Where each entry lies is kept in a ring of typed arrays, not as one object per entry: an object that lives for a
  * thousand requests outlives two young-generation collections under load, is promoted, and then makes the old
  * generation grow at the request rate (a mark-compact every few seconds, and concurrent marking threads competing
  * with the server for its core).
  */
-import type { JournalBudget } from './journal-budget.js'
-import { ChunkLog } from './journal-chunks.js'
-import type { Raw } from './journal-entry.js'
-import { type Chunk, type Stored, setDelivered } from './journal-record.js'
+import type { JournalBudget } from '../budget.js'
+import type { Raw } from '../entry.js'
+import { ChunkLog } from './chunk-log.js'
+import { type Chunk, type Stored, setDelivered } from './record-layout.js'
 
 /** The ring starts this small (an idle session holds little) and doubles up to the journal's limit. */
 const FIRST_CAPACITY = 16
