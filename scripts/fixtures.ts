@@ -1,6 +1,6 @@
 /** `npm run fixtures -- --seed 42 --pets 200 --out DIR`: a reproducible data set for scenarios and --fixtures. */
 import { parseArgs } from 'node:util'
-import { writeFixtures } from '../src/hosts/files.js'
+import { writeFixtures } from '../src/server/files.js'
 
 const { values } = parseArgs({
   options: {

@@ -17,4 +17,4 @@ export function setupPetStoreServer(options: PetStoreOptions = {}): { server: Se
 }
 
 export { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
-export { type ConfigFile, loadConfig } from './hosts/config-file.js'
+export { type ConfigFile, loadConfig } from './server/config-file.js'

@@ -6,8 +6,8 @@ import { readFileSync } from 'node:fs'
 import { resolve } from 'node:path'
 import { parseArgs } from 'node:util'
 import { plainMessage } from '../core/errors.js'
-import { loadConfig, readNamedFiles } from '../hosts/config-file.js'
-import type { LogFormat, PetStoreServerOptions } from '../hosts/http-server.js'
+import { loadConfig, readNamedFiles } from '../server/config-file.js'
+import type { LogFormat, PetStoreServerOptions } from '../server/http-server.js'
 
 interface OptionSpec {
   readonly name: string

@@ -3,12 +3,11 @@
  * options, the world, signals, the banner. Exit codes: 0 stopped cleanly, 1 could not start or save, 2 a usage or
  * state-file error.
  */
-
-import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '../hosts/http-server.js'
 import { tuneForOneCpu } from '../hosts/one-cpu.js'
 import { StateFileError } from '../hosts/state-file.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { safeUrl } from '../redis/url.js'
+import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '../server/http-server.js'
 import { PLAN_LIMITS } from '../spec.js'
 import { helpText, parseCli, UsageError, version } from './options.js'
 

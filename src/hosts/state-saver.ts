@@ -11,10 +11,10 @@
  * (`/__mock/health`) and is logged.
  */
 import { performance } from 'node:perf_hooks'
+import type { Sessions } from '../server/sessions.js'
 import { StaleSnapshotError, stringifySnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type IndexOnlyData } from '../store/pet-data.js'
 import type { World } from '../world/create-world.js'
-import type { Sessions } from './sessions.js'
 import { writeStateFile } from './state-file.js'
 import { openState } from './state-load.js'
 import type { StateLog } from './state-log.js'

@@ -2,7 +2,7 @@
  * `--redis URL` for the standalone server (issue #17): connects, and gives the server sessions whose
  * worlds live in that Redis. Loaded only with `--redis`: without it, nothing of Redis is imported.
  */
-import { createSessions, type Sessions } from '../hosts/sessions.js'
+import { createSessions, type Sessions } from '../server/sessions.js'
 import type { PetStoreOptions } from '../world/options.js'
 import { connectRedis } from './link.js'
 import { createSharedWorlds } from './shared-world.js'

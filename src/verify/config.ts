@@ -5,7 +5,7 @@
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
 import { parseJsonReadable, stringifyJson } from '../core/json.js'
-import { ConfigSchema } from '../hosts/config-file.js'
+import { ConfigSchema } from '../server/config-file.js'
 import type { OptionPatch } from './types.js'
 
 type Config = Record<string, unknown>

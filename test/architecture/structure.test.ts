@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { IN_PAGE_ONLY } from '../../src/hosts/admin/ui-routes.js'
+import { IN_PAGE_ONLY } from '../../src/server/admin/ui-routes.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const SRC = join(ROOT, 'src')
@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
   ['handlers/'],
   ['world/'],
-  ['create-pet-store.ts', 'hosts/', 'panel/', 'redis/'],
+  ['create-pet-store.ts', 'server/', 'hosts/', 'panel/', 'redis/'],
   ['cli/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts'],
 ]
 
@@ -130,10 +130,10 @@ describe('the structure of src/', () => {
     expect(forbidden).toEqual([])
   })
 
-  it('keeps the layers below the hosts (core, store, handlers, the world) from importing hosts/', () => {
+  it('keeps the layers below the hosts (core, store, handlers, the world) from importing server/ or hosts/', () => {
     const lower = files.filter((parsed) => /^(core|store|handlers|world)\//.test(parsed.file))
     const wrong = lower.flatMap((parsed) =>
-      parsed.imports.filter(({ target }) => target.startsWith('hosts/')).map(({ target }) => `${parsed.file} -> ${target}`),
+      parsed.imports.filter(({ target }) => /^(server|hosts)\//.test(target)).map(({ target }) => `${parsed.file} -> ${target}`),
     )
     expect(wrong).toEqual([])
   })
@@ -180,7 +180,7 @@ describe('the checker itself', () => {
   })
 
   it('sees packages', () => {
-    expect(byFile.get('hosts/http-server.ts')?.packages).toContain('node:http')
+    expect(byFile.get('server/http-server.ts')?.packages).toContain('node:http')
   })
 
   it('sees functions', () => {
@@ -188,6 +188,6 @@ describe('the checker itself', () => {
   })
 
   it('puts the hosts above the world', () => {
-    expect(layerOf('hosts/admin.ts')).toBeGreaterThan(layerOf('world/create-world.ts'))
+    expect(layerOf('server/admin/app.ts')).toBeGreaterThan(layerOf('world/create-world.ts'))
   })
 })

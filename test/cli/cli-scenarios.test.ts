@@ -3,7 +3,7 @@ import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { writeFixtures } from '../../src/hosts/files.js'
+import { writeFixtures } from '../../src/server/files.js'
 import { auth, ensureBuilt, killClis, runCli, startCli } from '../http/support.js'
 
 beforeAll(ensureBuilt, 120_000)

@@ -117,7 +117,7 @@ describe('state file of the server', () => {
 
   it('refuses to start from a file that is not a state, naming the file', async () => {
     await writeFile(file, '{"version":1,"sessions":')
-    const { createPetStoreServer } = await import('../../src/hosts/http-server.js')
+    const { createPetStoreServer } = await import('../../src/server/http-server.js')
     const server = createPetStoreServer({ host: '127.0.0.1', port: 0, log: 'silent', stateFile: file })
     await expect(server.listen()).rejects.toThrow(file)
     expect(server.server.listening).toBe(false)

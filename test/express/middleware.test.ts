@@ -3,8 +3,8 @@ import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { petStoreMiddleware } from '../../src/hosts/express.js'
 import { createPetStore } from '../../src/index.js'
+import { petStoreMiddleware } from '../../src/server/express.js'
 
 const petStore = createPetStore({ seed: 3, pets: 5 })
 let server: Server

@@ -2,8 +2,8 @@
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'
-import { petStoreMiddleware } from '../../src/hosts/express.js'
 import type { World } from '../../src/index.js'
+import { petStoreMiddleware } from '../../src/server/express.js'
 
 export interface ExpressHost {
   /** The app's origin, e.g. `http://127.0.0.1:54321`; the API is under `${origin}${mount}/v1`. */

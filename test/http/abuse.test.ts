@@ -6,7 +6,7 @@
 import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
-import { adminAccess } from '../../src/hosts/admin/access.js'
+import { adminAccess } from '../../src/server/admin/access.js'
 import { auth, closeServers, INT64_MAX, postPet, startServer } from './support.js'
 
 afterEach(closeServers)

@@ -5,7 +5,7 @@
  */
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { MAX_EVENT_STREAMS, MAX_PENDING_BYTES } from '../../src/hosts/admin/event-stream.js'
+import { MAX_EVENT_STREAMS, MAX_PENDING_BYTES } from '../../src/server/admin/event-stream.js'
 import { closeServers, eventually, sleep, startServer } from './support.js'
 
 let url = ''

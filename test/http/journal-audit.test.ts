@@ -1,6 +1,6 @@
 /** The journal and the retry audit over HTTP (issue #7). */
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
+import { createPetStoreServer, type PetStoreServer } from '../../src/server/http-server.js'
 
 let server: PetStoreServer
 let url = ''

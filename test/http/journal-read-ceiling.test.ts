@@ -4,7 +4,7 @@
  * whole. Now a page stops at the byte ceiling and says where, the body is shown as base64, and the HAR export too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { READ_MAX_BYTES } from '../../src/hosts/admin/journal-reads.js'
+import { READ_MAX_BYTES } from '../../src/server/admin/journal-reads.js'
 import { auth, closeServers, MIB, startServer } from './support.js'
 
 const SESSION = { 'x-mock-session': 'nul-bodies' }

@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net'
 import { HttpResponse, http } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
-import { isLoopback } from '../../src/hosts/http-server.js'
+import { isLoopback } from '../../src/server/http-server.js'
 import { auth, closeServers, INT64_MAX, MIB, postPet, sleep, startServer } from './support.js'
 
 const keptAlive = new Set<Socket>()

@@ -12,7 +12,7 @@ import { mkdir, readdir, rmdir, stat } from 'node:fs/promises'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
-import { createPetStoreServer, type PetStoreServer, type PetStoreServerOptions } from '../../src/hosts/http-server.js'
+import { createPetStoreServer, type PetStoreServer, type PetStoreServerOptions } from '../../src/server/http-server.js'
 
 export const ROOT = resolve(fileURLToPath(new URL('../..', import.meta.url)))
 export const CLI = join(ROOT, 'dist', 'src', 'cli', 'main.js')

@@ -4,10 +4,10 @@ import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
-import { writeFixtures } from '../../src/hosts/files.js'
-import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
 import { createPetStore, type PetStoreOptions } from '../../src/index.js'
 import { scenarioJsonSchema } from '../../src/scenarios/json-schema.js'
+import { writeFixtures } from '../../src/server/files.js'
+import { createPetStoreServer, type PetStoreServer } from '../../src/server/http-server.js'
 import { runScenarioChecks, worldTarget } from '../support/scenario-checks.js'
 
 const auth = { authorization: 'Bearer test-enterprise' }

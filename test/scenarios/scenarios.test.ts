@@ -1,8 +1,8 @@
 /** One test per shipped scenario, driven by the checks in the file itself, in-process, over HTTP and through express (issues #5, #12). */
 import { afterAll, beforeAll, describe, it } from 'vitest'
-import { createPetStoreServer, type PetStoreServer } from '../../src/hosts/http-server.js'
 import { createPetStore } from '../../src/index.js'
 import { BUILT_IN_SCENARIOS, parseScenario } from '../../src/scenarios/catalogue.js'
+import { createPetStoreServer, type PetStoreServer } from '../../src/server/http-server.js'
 import { startExpressHost } from '../express/support.js'
 import { runScenarioChecks, serverTarget, worldTarget } from '../support/scenario-checks.js'
 

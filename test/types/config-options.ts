@@ -3,8 +3,8 @@
  * to the server or to `createPetStore` without its key in the config schema, or a key added to the schema that no
  * option takes, is a type error here naming it. (`loadConfig` checks the values' types where it builds the options.)
  */
-import type { ConfigFile } from '../../src/hosts/config-file.js'
-import type { PetStoreServerOptions } from '../../src/hosts/http-server.js'
+import type { ConfigFile } from '../../src/server/config-file.js'
+import type { PetStoreServerOptions } from '../../src/server/http-server.js'
 
 /** Options only code can give: functions, objects, and the in-process storage switch. */
 type CodeOnly = 'userHandlers' | 'write' | 'collection' | 'proxyFetch'

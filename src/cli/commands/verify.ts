@@ -36,7 +36,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   }
   // Loaded only now, so --help and usage errors answer at once.
   const [{ loadConfig }, { formatJson, formatTable, VerifyError, verify, writeConfigFile }] = await Promise.all([
-    import('../../hosts/config-file.js'),
+    import('../../server/config-file.js'),
     import('../../verify/index.js'),
   ])
   let mock: PetStoreOptions = {}

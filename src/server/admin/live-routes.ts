@@ -11,7 +11,7 @@ import { type EventStreams, eventStreamRoute } from './event-stream.js'
 import { harRoute } from './journal-pages.js'
 import type { AdminReads } from './journal-reads.js'
 
-/** The package's version, for the HAR's `creator` (from dist/src/hosts/admin or src/hosts/admin). */
+/** The package's version, for the HAR's `creator` (from dist/src/server/admin or src/server/admin). */
 function packageVersion(): string {
   for (const path of ['../../../../package.json', '../../../package.json']) {
     try {
