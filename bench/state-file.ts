@@ -35,7 +35,7 @@ const gc = runInNewContext('gc') as () => void
 async function snapshotSteps(checkout: string, pets: number, file: string): Promise<{ totalMs: number; longestMs: number }> {
   const load = (path: string) => import(pathToFileURL(join(checkout, 'dist/src', path)).href)
   const { createWorld } = await load('world/create-world.js')
-  const { writeStateFile } = await load('hosts/state-file.js')
+  const { writeStateFile } = await load('server/state/file.js')
   const world = createWorld({ seed: 1, pets })
   const runs: { totalMs: number; longestMs: number }[] = []
   for (let run = 0; run < 5; run++) {

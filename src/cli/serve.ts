@@ -4,10 +4,10 @@
  * state-file error.
  */
 import { tuneForOneCpu } from '../hosts/one-cpu.js'
-import { StateFileError } from '../hosts/state-file.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
-import { safeUrl } from '../redis/url.js'
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '../server/http-server.js'
+import { safeUrl } from '../server/redis/url.js'
+import { StateFileError } from '../server/state/file.js'
 import { PLAN_LIMITS } from '../spec.js'
 import { helpText, parseCli, UsageError, version } from './options.js'
 

@@ -199,7 +199,7 @@ function applying(limits: Limits, counters: KeyCounters): QuotaOutcome & { type:
 
 /**
  * Counts one request in `counters` (rolled to `at`), changing them in place, and says what it decided.
- * `src/redis/scripts.ts` does the same in Lua; a test runs both on the same sequences.
+ * `src/server/redis/scripts.ts` does the same in Lua; a test runs both on the same sequences.
  * @see ../shared/spec/pet-store-service.md "Limits", "Exceeding the limit"
  */
 export function countRequest(limits: Limits, counters: KeyCounters, at: number, options: RateLimitOptions): QuotaOutcome {

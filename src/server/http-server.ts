@@ -9,7 +9,6 @@ import type { AddressInfo } from 'node:net'
 import type { Duplex } from 'node:stream'
 import type { RequestHandler } from 'msw'
 import { problem } from '../core/errors.js'
-import { createStateSaver } from '../hosts/state-saver.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { World } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
@@ -21,6 +20,7 @@ import { createRequestLog, type LogFormat } from './request-log.js'
 import { createRequestRouter } from './request-router.js'
 import { isHangUp, serverDelivery } from './server-delivery.js'
 import { createSessions, type Sessions } from './sessions.js'
+import { createStateSaver } from './state/saver.js'
 
 export type { LogFormat } from './request-log.js'
 
@@ -215,12 +215,12 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
  * the Redis module is loaded only then). Until then the in-memory ones stand in, unused.
  */
 function sessionStore(options: PetStoreServerOptions, own: Sessions) {
-  let shared: import('../redis/index.js').SharedSessions | undefined
+  let shared: import('./redis/index.js').SharedSessions | undefined
   return {
     sessions: lateSessions(own, () => shared?.sessions),
     async start() {
       if (options.redis === undefined) return
-      const { startSharedSessions } = await import('../redis/index.js')
+      const { startSharedSessions } = await import('./redis/index.js')
       shared = await startSharedSessions(options.redis, options, options.maxSessions ?? 1_000)
     },
     problem: () => shared?.problem(),

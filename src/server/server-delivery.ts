@@ -3,10 +3,10 @@
  * after the turn's state-file changes (decision 015), and a log line for each answer.
  */
 import { between, createRandom } from '../core/random.js'
-import type { StateSaver } from '../hosts/state-saver.js'
 import { createNodeDelivery } from './node-delivery.js'
 import type { RequestLog } from './request-log.js'
 import type { ServerExchange } from './request-router.js'
+import type { StateSaver } from './state/saver.js'
 
 /** What the delivery reads of the server's options (`PetStoreServerOptions`). */
 export interface ServerDeliveryOptions {

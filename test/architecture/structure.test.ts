@@ -21,7 +21,7 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
   ['handlers/'],
   ['world/'],
-  ['create-pet-store.ts', 'server/', 'hosts/', 'panel/', 'redis/'],
+  ['create-pet-store.ts', 'server/', 'hosts/', 'panel/'],
   ['cli/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts'],
 ]
 
@@ -161,15 +161,15 @@ describe('the control panel (issue #16)', () => {
 })
 
 describe('the shared world (issue #17)', () => {
-  it('loads nothing of Redis without --redis: only src/redis imports the client, other modules at most its URL helper', () => {
-    const outside = files.filter((parsed) => !parsed.file.startsWith('redis/'))
+  it('loads nothing of Redis without --redis: only src/server/redis imports the client, other modules at most its URL helper', () => {
+    const outside = files.filter((parsed) => !parsed.file.startsWith('server/redis/'))
     const reaching = outside.flatMap((parsed) => [
       ...parsed.packages.filter((name) => name.startsWith('@redis/')).map((name) => `${parsed.file}: ${name}`),
       ...parsed.imports
-        .filter(({ target, typeOnly }) => !typeOnly && target.startsWith('redis/') && target !== 'redis/url.ts')
+        .filter(({ target, typeOnly }) => !typeOnly && target.startsWith('server/redis/') && target !== 'server/redis/url.ts')
         .map(({ target }) => `${parsed.file} -> ${target}`),
     ])
-    expect(byFile.get('redis/link.ts')?.packages).toContain('@redis/client')
+    expect(byFile.get('server/redis/link.ts')?.packages).toContain('@redis/client')
     expect(reaching).toEqual([])
   })
 })

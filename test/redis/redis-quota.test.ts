@@ -1,13 +1,13 @@
 /**
  * The rate-limit rules run twice: in memory (`countRequest`, src/core/rate-limit.ts) and as the Lua script every
- * replica shares (`CONSUME`, src/redis/scripts.ts, issue #17). Same sequences of requests and clock moves in, same
+ * replica shares (`CONSUME`, src/server/redis/scripts.ts, issue #17). Same sequences of requests and clock moves in, same
  * decisions and counters out, or this fails naming the first step where they part.
  */
 import fc from 'fast-check'
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { countRequest, DEFAULT_RATE_LIMIT_OPTIONS, type KeyCounters, roll } from '../../src/core/rate-limit.js'
-import { connectRedis, type RedisLink } from '../../src/redis/link.js'
-import { consumeReplyOf } from '../../src/redis/store.js'
+import { connectRedis, type RedisLink } from '../../src/server/redis/link.js'
+import { consumeReplyOf } from '../../src/server/redis/store.js'
 import { type PrivateRedis, startRedis, stopRedises } from './redis-support.js'
 
 let redis: PrivateRedis

@@ -22,7 +22,7 @@ import {
   writeSync,
 } from 'node:fs'
 import { basename, dirname, join } from 'node:path'
-import { parseJson } from '../core/json.js'
+import { parseJson } from '../../core/json.js'
 
 /** A line of the log, parsed, with where it was read (its file and line number) for the messages that name it. */
 export type LogLine = ({ create: unknown } | { state: unknown }) & { seq: number; session: string; file: string; line: number }

@@ -6,18 +6,18 @@
  * sends the turn's answers (`flush`, which the server's delivery calls first), or at the end of the
  * turn if no answer goes then; so no answer is sent before what it acknowledges is written. The
  * snapshot is rewritten now and then (counters and clocks go with it) and at shutdown, then the log
- * lines it holds are dropped. Start-up loads the snapshot, then replays the log (`state-load.ts`). Failures are loud:
+ * lines it holds are dropped. Start-up loads the snapshot, then replays the log (`load.ts`). Failures are loud:
  * a bad file or folder stops the start; a failing write marks the server degraded
  * (`/__mock/health`) and is logged.
  */
 import { performance } from 'node:perf_hooks'
-import type { Sessions } from '../server/sessions.js'
-import { StaleSnapshotError, stringifySnapshot } from '../snapshot.js'
-import { createIndexOnlyData, type IndexOnlyData } from '../store/pet-data.js'
-import type { World } from '../world/create-world.js'
-import { writeStateFile } from './state-file.js'
-import { openState } from './state-load.js'
-import type { StateLog } from './state-log.js'
+import { StaleSnapshotError, stringifySnapshot } from '../../snapshot.js'
+import { createIndexOnlyData, type IndexOnlyData } from '../../store/pet-data.js'
+import type { World } from '../../world/create-world.js'
+import type { Sessions } from '../sessions.js'
+import { writeStateFile } from './file.js'
+import { openState } from './load.js'
+import type { StateLog } from './log.js'
 
 /** The snapshot is rewritten at most this often, and never taking more than a tenth of the time. */
 const MIN_COMPACT_DELAY_MS = 1_000

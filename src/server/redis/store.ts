@@ -5,8 +5,8 @@
  * (pets, next id, counters, clock, scenario) is written by one `REPLACE` when the new pets are loaded; the
  * counters set before it wait for it. A session's first start writes only when no replica has started it.
  */
-import type { Clock } from '../clock.js'
-import { parseJson, serializePet } from '../core/json.js'
+import type { Clock } from '../../clock.js'
+import { parseJson, serializePet } from '../../core/json.js'
 import {
   countRequest,
   createRateHeaders,
@@ -16,11 +16,11 @@ import {
   type QuotaStore,
   type RateLimitOptions,
   roll,
-} from '../core/rate-limit.js'
-import type { Added, ApiKey, PetEntry, PetRepository } from '../core/types.js'
-import type { NewPetRecord, PetRecord, PetStatus } from '../schemas.js'
-import { PET_STATUSES } from '../spec.js'
-import type { PetData } from '../store/pet-data.js'
+} from '../../core/rate-limit.js'
+import type { Added, ApiKey, PetEntry, PetRepository } from '../../core/types.js'
+import type { NewPetRecord, PetRecord, PetStatus } from '../../schemas.js'
+import { PET_STATUSES } from '../../spec.js'
+import type { PetData } from '../../store/pet-data.js'
 import type { RedisLink } from './link.js'
 
 /** The sorted-set member of an id: an order key that sorts as the id does (sign, then 19 digits), then the id. */

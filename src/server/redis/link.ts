@@ -5,7 +5,7 @@
  * (`StoreUnavailableError`), while the client reconnects with backoff (0.1 s, 0.2 s, … 2 s).
  */
 import { createClient, type RedisClientType } from '@redis/client'
-import { StoreUnavailableError } from '../core/errors.js'
+import { StoreUnavailableError } from '../../core/errors.js'
 import { CONSUME, CREATE, JOURNAL, LIST, REPLACE } from './scripts.js'
 import { safeUrl } from './url.js'
 

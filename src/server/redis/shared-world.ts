@@ -6,10 +6,10 @@
  * reset or an import on one is applied by all. Every answered request is added to the session's capped
  * journal list in Redis and published, so a control panel on any replica sees every replica's requests.
  */
-import { type Clock, createClock } from '../clock.js'
-import type { JournalBudget } from '../journal/budget.js'
-import { createWorld, type World } from '../world/create-world.js'
-import type { PetStoreOptions } from '../world/options.js'
+import { type Clock, createClock } from '../../clock.js'
+import type { JournalBudget } from '../../journal/budget.js'
+import { createWorld, type World } from '../../world/create-world.js'
+import type { PetStoreOptions } from '../../world/options.js'
 import type { ChangeMessage, RedisLink } from './link.js'
 import { createRedisPetData, createRedisQuota, type SessionKeys, sessionKeys } from './store.js'
 

@@ -8,11 +8,11 @@
 import { existsSync } from 'node:fs'
 import { readlink } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { PetRecordSchema } from '../schemas.js'
-import type { Sessions } from '../server/sessions.js'
-import type { IndexOnlyData } from '../store/pet-data.js'
-import { readStateFile, removeLeftoverTemps, StateFileError, stateFileTarget, writeStateFile } from './state-file.js'
-import { type LogLine, moveAsideFix, openStateLog, readStateLog, type StateLog, segmentsOf } from './state-log.js'
+import { PetRecordSchema } from '../../schemas.js'
+import type { IndexOnlyData } from '../../store/pet-data.js'
+import type { Sessions } from '../sessions.js'
+import { readStateFile, removeLeftoverTemps, StateFileError, stateFileTarget, writeStateFile } from './file.js'
+import { type LogLine, moveAsideFix, openStateLog, readStateLog, type StateLog, segmentsOf } from './log.js'
 
 /** The log of the state file `state` and its segments, those that exist. */
 function logFilesOf(state: string): string[] {

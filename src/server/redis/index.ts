@@ -2,8 +2,8 @@
  * `--redis URL` for the standalone server (issue #17): connects, and gives the server sessions whose
  * worlds live in that Redis. Loaded only with `--redis`: without it, nothing of Redis is imported.
  */
-import { createSessions, type Sessions } from '../server/sessions.js'
-import type { PetStoreOptions } from '../world/options.js'
+import type { PetStoreOptions } from '../../world/options.js'
+import { createSessions, type Sessions } from '../sessions.js'
 import { connectRedis } from './link.js'
 import { createSharedWorlds } from './shared-world.js'
 import { safeUrl } from './url.js'

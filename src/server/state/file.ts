@@ -6,8 +6,8 @@
 import { randomUUID } from 'node:crypto'
 import { open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
-import { parseJson } from '../core/json.js'
-import { parseSnapshot, type SteppedSnapshot, snapshotPieces, type WorldSnapshot } from '../snapshot.js'
+import { parseJson } from '../../core/json.js'
+import { parseSnapshot, type SteppedSnapshot, snapshotPieces, type WorldSnapshot } from '../../snapshot.js'
 
 export interface StateFileContent {
   version: 1

@@ -6,13 +6,13 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } fro
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
-import { parseJson } from '../core/json.js'
-import { createSessions, type Sessions } from '../server/sessions.js'
-import { StaleSnapshotError, type SteppedSnapshot } from '../snapshot.js'
-import { createWorld } from '../world/create-world.js'
-import { readStateFile, writeStateFile } from './state-file.js'
-import { openStateLog } from './state-log.js'
-import { createStateSaver } from './state-saver.js'
+import { parseJson } from '../../core/json.js'
+import { StaleSnapshotError, type SteppedSnapshot } from '../../snapshot.js'
+import { createWorld } from '../../world/create-world.js'
+import { createSessions, type Sessions } from '../sessions.js'
+import { readStateFile, writeStateFile } from './file.js'
+import { openStateLog } from './log.js'
+import { createStateSaver } from './saver.js'
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 const dir = (): string => mkdtempSync(join(tmpdir(), 'petstore-state-saver-'))
