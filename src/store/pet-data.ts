@@ -8,7 +8,7 @@ import type { Collection } from '@msw/data'
 import { type PetTexts, withPetTexts } from '../core/json.js'
 import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
 import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema } from '../schemas.js'
-import { createPetIndex, type PetIndex } from './pet-index.js'
+import { createPetIndex, type PetIndex } from './packed/pet-index.js'
 
 /** A world's pets: what the core reads, and what the world does to them as a whole. */
 export interface PetData {

@@ -8,9 +8,9 @@
  * typed arrays at that slot (issue #18, the ninth pass). A full collection then marks no object per pet: a million
  * stored pets were 228 ms of it as strings and entry objects, 36 ms packed. Entries (`PetEntry`) are made when read.
  */
-import { petOfText, serializePage, serializePet } from '../core/json.js'
-import type { PetEntry, PetPage } from '../core/types.js'
-import type { PetRecord, PetStatus } from '../schemas.js'
+import { petOfText, serializePage, serializePet } from '../../core/json.js'
+import type { PetEntry, PetPage } from '../../core/types.js'
+import type { PetRecord, PetStatus } from '../../schemas.js'
 import { PackedTexts } from './packed-texts.js'
 import { insertSorted, type Key, keyOf, removeSorted, Slots, statusCode, statusOfCode } from './pet-slots.js'
 import { SlotsById } from './slots-by-id.js'

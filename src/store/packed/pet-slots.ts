@@ -2,8 +2,8 @@
  * What the pet index keeps per stored pet, in typed arrays at its slot (issue #18, the ninth pass): where its text lies
  * (`PackedTexts`), the text's length in bytes, its id and its status. No object per pet for a full collection to mark.
  */
-import type { PetStatus } from '../schemas.js'
-import { PET_STATUSES } from '../spec.js'
+import type { PetStatus } from '../../schemas.js'
+import { PET_STATUSES } from '../../spec.js'
 import type { SortedSlots } from './sorted-slots.js'
 
 /** An id as the indexes key it (see `keyOf`). */

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import type { PetRecord } from '../schemas.js'
+import type { PetRecord } from '../../schemas.js'
 import { createPetIndex, type PetIndex } from './pet-index.js'
 
 const pet = (id: number, status?: PetRecord['status'], name = `Pet ${id}`): PetRecord =>
