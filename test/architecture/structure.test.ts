@@ -14,15 +14,18 @@ const SRC = join(ROOT, 'src')
 const MAX_FILE_LINES = 300
 const MAX_FUNCTION_LINES = 80
 
-/** Layers from the bottom up: a file may import its own layer or a lower one, never a higher one. */
+/**
+ * Layers from the bottom up: a file may import its own layer or a lower one, never a higher one. `keys.ts` and
+ * `snapshot.ts` are facts of src/ like the spec's, but read the core's types and its lossless JSON, so they sit above it.
+ */
 const LAYERS: readonly (readonly string[])[] = [
-  ['spec.ts', 'schemas.ts', 'clock.ts', 'wire.ts'],
+  ['spec.ts', 'schemas.ts', 'wire.ts', 'clock.ts', 'openapi.ts'],
   ['core/'],
-  ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'openapi.ts', 'matchers.ts'],
+  ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts'],
   ['handlers/'],
   ['world/'],
-  ['create-pet-store.ts', 'server/', 'hosts/', 'panel/'],
-  ['cli/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts'],
+  ['server/', 'hosts/', 'panel/'],
+  ['cli/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts', 'create-pet-store.ts', 'matchers.ts'],
 ]
 
 const layerOf = (file: string): number => {
@@ -42,8 +45,8 @@ function sourceFiles(dir: string): string[] {
 interface Parsed {
   file: string
   lines: number
-  /** Files of src/ this file imports with a value (not type-only) or type import, relative to src/. */
-  imports: { target: string; typeOnly: boolean }[]
+  /** Files of src/ this file imports (value, type-only or dynamic `import()`), relative to src/. */
+  imports: { target: string; typeOnly: boolean; dynamic?: true }[]
   /** Packages and node built-ins this file imports at run time. */
   packages: string[]
   functions: { name: string; lines: number }[]
@@ -70,7 +73,14 @@ function parse(path: string): Parsed {
     }
     if (ts.isCallExpression(node) && node.expression.kind === ts.SyntaxKind.ImportKeyword) {
       const [argument] = node.arguments
-      if (argument && ts.isStringLiteral(argument) && !argument.text.startsWith('.')) parsed.packages.push(argument.text)
+      // A dynamic import is an edge like a static one: it only loads later.
+      if (argument && ts.isStringLiteral(argument) && argument.text.startsWith('.'))
+        parsed.imports.push({
+          target: relative(SRC, resolve(dirname(path), argument.text)).replace(/\.js$/, '.ts'),
+          typeOnly: false,
+          dynamic: true,
+        })
+      else if (argument && ts.isStringLiteral(argument)) parsed.packages.push(argument.text)
     }
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const name = node.name && ts.isIdentifier(node.name) ? node.name.text : `(anonymous at line ${lineOf(node.getStart()) + 1})`
@@ -121,6 +131,32 @@ describe('the structure of src/', () => {
     expect(cycles).toEqual([])
   })
 
+  it('has no folder loop: no two folders of src/ (or files of src/ itself) reach each other by imports', () => {
+    const placeOf = (file: string): string => (file.includes('/') ? `${file.slice(0, file.indexOf('/'))}/` : file)
+    const edges = new Map<string, Set<string>>()
+    for (const parsed of files) {
+      const from = placeOf(parsed.file)
+      for (const { target } of parsed.imports) {
+        const to = placeOf(target)
+        if (to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to))
+      }
+    }
+    const loops: string[] = []
+    const state = new Map<string, 'visiting' | 'done'>()
+    const walk = (place: string, path: string[]): void => {
+      if (state.get(place) === 'done') return
+      if (state.get(place) === 'visiting') {
+        loops.push([...path.slice(path.indexOf(place)), place].join(' -> '))
+        return
+      }
+      state.set(place, 'visiting')
+      for (const to of edges.get(place) ?? []) walk(to, [...path, place])
+      state.set(place, 'done')
+    }
+    for (const place of edges.keys()) walk(place, [])
+    expect(loops).toEqual([])
+  })
+
   it('keeps the core free of host packages (msw, express, node:*, faker, @msw/data)', () => {
     const core = files.filter((parsed) => parsed.file.startsWith('core/'))
     expect(core.length).toBeGreaterThan(5)
@@ -130,8 +166,8 @@ describe('the structure of src/', () => {
     expect(forbidden).toEqual([])
   })
 
-  it('keeps the layers below the hosts (core, store, handlers, the world) from importing server/ or hosts/', () => {
-    const lower = files.filter((parsed) => /^(core|store|handlers|world)\//.test(parsed.file))
+  it('keeps the layers below the hosts (core, store, journal, handlers, the world) from importing server/ or hosts/', () => {
+    const lower = files.filter((parsed) => /^(core|store|journal|handlers|world)\//.test(parsed.file))
     const wrong = lower.flatMap((parsed) =>
       parsed.imports.filter(({ target }) => /^(server|hosts)\//.test(target)).map(({ target }) => `${parsed.file} -> ${target}`),
     )
@@ -166,7 +202,10 @@ describe('the shared world (issue #17)', () => {
     const reaching = outside.flatMap((parsed) => [
       ...parsed.packages.filter((name) => name.startsWith('@redis/')).map((name) => `${parsed.file}: ${name}`),
       ...parsed.imports
-        .filter(({ target, typeOnly }) => !typeOnly && target.startsWith('server/redis/') && target !== 'server/redis/url.ts')
+        .filter(
+          ({ target, typeOnly, dynamic }) =>
+            !typeOnly && !dynamic && target.startsWith('server/redis/') && target !== 'server/redis/url.ts',
+        )
         .map(({ target }) => `${parsed.file} -> ${target}`),
     ])
     expect(byFile.get('server/redis/link.ts')?.packages).toContain('@redis/client')
@@ -185,6 +224,10 @@ describe('the checker itself', () => {
 
   it('sees functions', () => {
     expect(byFile.get('core/api.ts')?.functions.map((fn) => fn.name)).toContain('createApi')
+  })
+
+  it('sees dynamic imports', () => {
+    expect(byFile.get('server/http-server.ts')?.imports.map((i) => i.target)).toContain('server/redis/index.ts')
   })
 
   it('puts the hosts above the world', () => {
