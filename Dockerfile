@@ -28,4 +28,8 @@ EXPOSE 4010
 HEALTHCHECK --interval=10s --timeout=3s --start-period=5s --retries=3 \
   CMD ["node", "-e", "fetch('http://127.0.0.1:' + (process.env.PETSTORE_PORT || 4010) + '/__mock/health').then((r) => r.json()).then((b) => process.exit(b.status === 'ok' ? 0 : 1), () => process.exit(1))"]
 # node as PID 1: the CLI itself handles SIGTERM/SIGINT (finishes in-flight requests, saves --state-file, exits 0).
-ENTRYPOINT ["node", "/app/dist/src/cli/main.js"]
+# The server sets no V8 flag of its own (decisions/021-v8-flags-belong-to-the-operator.md); these are for a container
+# given one CPU (`docker run --cpus 1`): the collector on the server's thread, not on helper threads taking that CPU
+# mid-request, and a 16 MB semi-space whatever the memory limit. With several CPUs, V8's defaults:
+#   docker run --entrypoint node petstore-mock /app/dist/src/cli/main.js
+ENTRYPOINT ["node", "--max-semi-space-size=16", "--single-threaded-gc", "/app/dist/src/cli/main.js"]

@@ -1,9 +1,7 @@
 /**
- * The standalone server's start-up, loaded by `cli.ts` once it has settled the flags node runs with (decisions 017, 018):
- * options, the world, signals, the banner. Exit codes: 0 stopped cleanly, 1 could not start or save, 2 a usage or
- * state-file error.
+ * The standalone server's start-up, loaded by `main.ts`: options, the world, signals, the banner. Exit codes: 0
+ * stopped cleanly, 1 could not start or save, 2 a usage or state-file error.
  */
-import { tuneForOneCpu } from '../hosts/one-cpu.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '../server/http-server.js'
 import { safeUrl } from '../server/redis/url.js'
@@ -21,7 +19,7 @@ function keyTable(keys: readonly KeyConfig[]): string[] {
   })
 }
 
-function banner(url: string, options: PetStoreServerOptions, config: string | undefined, gc: readonly string[]): string {
+function banner(url: string, options: PetStoreServerOptions, config: string | undefined): string {
   const host = options.host ?? '127.0.0.1'
   const admin =
     options.adminToken !== undefined
@@ -37,7 +35,6 @@ function banner(url: string, options: PetStoreServerOptions, config: string | un
     ...keyTable(options.keys ?? DEFAULT_KEYS),
     `  Admin API: ${admin}`,
     ...(options.redis === undefined ? [] : [`  Shared world: every session lives in Redis at ${safeUrl(options.redis)}`]),
-    ...gc,
     `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
@@ -58,8 +55,8 @@ function unusableHost(error: unknown, host: string, label: string): string | und
   return undefined
 }
 
-/** Starts the server; `startLines` are the banner's lines from `chooseStartFlags`. */
-export async function serve(startLines: readonly string[]): Promise<void> {
+/** Starts the server from the command line and the environment. */
+export async function serve(): Promise<void> {
   let parsed: Awaited<ReturnType<typeof parseCli>>
   try {
     parsed = await parseCli(process.argv.slice(2), process.env)
@@ -73,9 +70,6 @@ export async function serve(startLines: readonly string[]): Promise<void> {
   if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
   if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
   const { options, config } = parsed
-  // Before the world is built: the marking flag applies to the cycles that follow.
-  const marking = tuneForOneCpu()
-  const gc = marking === undefined ? startLines : [...startLines, marking]
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false
@@ -112,5 +106,5 @@ export async function serve(startLines: readonly string[]): Promise<void> {
     process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
     process.exit(1)
   }
-  process.stdout.write(`${banner(url, options, config, gc)}\n`)
+  process.stdout.write(`${banner(url, options, config)}\n`)
 }

@@ -1,6 +1,4 @@
-import { spawnSync } from 'node:child_process'
 import { readFile } from 'node:fs/promises'
-import { availableParallelism } from 'node:os'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'
@@ -53,8 +51,11 @@ describe('usage', () => {
       expect(stdout).toContain(env)
     }
     expect(stdout).toContain('--help')
-    // The node flags the server may start itself with (decisions 017, 018), and how to choose others.
-    expect(stdout).toMatch(/--max-semi-space-size=16[\s\S]*--single-threaded-gc[\s\S]*--no-single-threaded-gc/)
+  })
+
+  it('gives the node flags for a load test on one core for --help (decision 021)', async () => {
+    const { stdout } = await runCli(['--help'])
+    expect(stdout).toMatch(/^ {2}node --max-semi-space-size=16 --single-threaded-gc \S*\/dist\/src\/cli\/main\.js/m)
   })
 
   it('prints the version for --version', async () => {
@@ -186,29 +187,26 @@ describe('start-up', () => {
 /** Node's own command line of a running process (Linux). */
 const commandLine = async (pid: number | undefined) => (await readFile(`/proc/${pid}/cmdline`, 'utf8')).split('\0')
 
-describe('on one CPU (decisions 016 and 018)', () => {
-  /** The CLI under taskset -c 0. CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen. */
-  const onOneCpu = () => startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath])
-  const beforeV8_13 = () => Number.parseInt(process.versions.v8, 10) < 13
+/** Decision 021: the server runs in the node it was started in, with the flags the operator gave it and none of its own. */
+describe('on one CPU (taskset -c 0)', () => {
+  const onOneCpu = (nodeFlags: readonly string[] = []) =>
+    startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath, ...nodeFlags])
 
-  it("keeps the collector on the server's thread under taskset -c 0, the way each V8 does it best", async () => {
+  it('serves under taskset -c 0', async () => {
     const cli = await onOneCpu()
-    if (beforeV8_13()) expect(await commandLine(cli.child.pid)).not.toContain('--single-threaded-gc')
-    else expect(await commandLine(cli.child.pid)).toContain('--single-threaded-gc')
+    expect((await listPets(cli.url)).status).toBe(200)
   })
 
-  it('says under taskset -c 0 where the collector runs, naming the decision', async () => {
+  it('adds no V8 flag to the node it was started in, nor a line about the collector to its banner', async () => {
     const cli = await onOneCpu()
-    if (beforeV8_13()) {
-      expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 marks on the server's thread.*decision 016/m)
-    } else {
-      expect(cli.stdout()).toMatch(/^ {2}GC: one CPU, so V8 collects on the server's thread only.*decision 018/m)
-      expect(cli.stdout()).not.toContain('decision 016')
-    }
+    const args = await commandLine(cli.child.pid)
+    expect(args.filter((arg) => arg.startsWith('--'))).toEqual(['--port', '--log'])
+    expect(cli.stdout()).not.toContain('GC:')
   })
 
-  it('serves as ever under taskset -c 0', async () => {
-    const cli = await onOneCpu()
+  it('serves with the node flags of the one-core recipe, kept as given', async () => {
+    const cli = await onOneCpu(['--max-semi-space-size=16', '--single-threaded-gc'])
+    expect(await commandLine(cli.child.pid)).toEqual(expect.arrayContaining(['--max-semi-space-size=16', '--single-threaded-gc']))
     expect((await listPets(cli.url)).status).toBe(200)
   })
 
@@ -216,72 +214,6 @@ describe('on one CPU (decisions 016 and 018)', () => {
     const cli = await onOneCpu()
     cli.child.kill('SIGTERM')
     expect(await cli.exited).toEqual({ code: 0, signal: null })
-  })
-
-  it("leaves the collector to V8 when node was started with the user's choice", async () => {
-    for (const choice of ['--concurrent-marking', '--no-single-threaded-gc']) {
-      const chosen = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0', process.execPath, choice])
-      expect(chosen.stdout(), choice).not.toContain('GC: one CPU')
-      expect(await commandLine(chosen.child.pid), choice).not.toContain('--single-threaded-gc')
-    }
-  })
-
-  it('leaves the collector to V8 on several CPUs', async () => {
-    // Two CPUs for certain, whatever the runner's own affinity; a machine without two cannot run this test.
-    expect(
-      availableParallelism(),
-      'the CLI on several CPUs needs a machine with two or more (src/hosts/one-cpu.test.ts decides on given facts)',
-    ).toBeGreaterThan(1)
-    const several = await startCli(['--port', '0', '--log', 'silent'], {}, ['taskset', '-c', '0,1', process.execPath])
-    expect(several.stdout()).not.toContain('GC: one CPU')
-    expect(await commandLine(several.child.pid)).not.toContain('--single-threaded-gc')
-    expect((await listPets(several.url)).status).toBe(200)
-  })
-})
-
-describe('the young generation (decision 017)', () => {
-  /** What a node started as the CLI is started decides: V8 13 or later, and a heap limit over 2.25 GB. */
-  const replaces = (): boolean => {
-    const probe = spawnSync(process.execPath, ['-p', 'process.versions.v8 + " " + v8.getHeapStatistics().heap_size_limit'], {
-      encoding: 'utf8',
-    })
-    const [v8, limit] = probe.stdout.trim().split(' ')
-    return Number.parseInt(v8 ?? '0', 10) >= 13 && Number(limit) > 2.25 * 2 ** 30
-  }
-
-  // CI runs this file on Node 20 (V8 11) and on Node 24 (V8 13): each side of the rule is seen.
-  const start = () => startCli(['--port', '0', '--log', 'silent'])
-
-  it('from V8 13 on, starts node again in the same process with a 16 MB semi-space', async () => {
-    const cli = await start()
-    if (replaces()) expect(await commandLine(cli.child.pid)).toContain('--max-semi-space-size=16')
-    else expect(await commandLine(cli.child.pid)).not.toContain('--max-semi-space-size=16')
-  })
-
-  it('prints the GC line of decision 017 in its banner exactly when it starts node with a 16 MB semi-space', async () => {
-    const cli = await start()
-    const line = /^ {2}GC: a young generation of 16 MB a semi-space.*decision 017/m
-    if (replaces()) expect(cli.stdout()).toMatch(line)
-    else expect(cli.stdout()).not.toMatch(line)
-  })
-
-  it('serves from the node it started', async () => {
-    const cli = await start()
-    expect((await listPets(cli.url)).status).toBe(200)
-  })
-
-  it('stops by the pid it started with, exiting 0 on SIGTERM', async () => {
-    const cli = await start()
-    cli.child.kill('SIGTERM')
-    expect(await cli.exited).toEqual({ code: 0, signal: null })
-  })
-
-  it('keeps the size the user gave node', async () => {
-    const cli = await startCli(['--port', '0', '--log', 'silent'], {}, [process.execPath, '--max-semi-space-size=8'])
-    const args = await commandLine(cli.child.pid)
-    expect(args).toContain('--max-semi-space-size=8')
-    expect(args).not.toContain('--max-semi-space-size=16')
-    expect(cli.stdout()).not.toContain('young generation')
   })
 })
 
