@@ -132,14 +132,23 @@ function drained(res: Response, stallMs: number): Promise<void> {
   })
 }
 
-/** Text written to `res` in chunks of `CHUNK_CHARS`, each once the client took the one before. */
+/**
+ * Text written to `res` in chunks of `CHUNK_CHARS`, each once the client took the one before. A chunk is its texts
+ * written one by one, corked into one write: not joined into one string, which V8 would keep in the old generation
+ * while the socket holds it.
+ */
 export function chunkWriter(res: Response, reads: AdminReads) {
   const { yield: yieldTurn } = pacer(reads)
-  let chunk = ''
+  let texts: string[] = []
+  let chars = 0
   const flush = async (): Promise<void> => {
-    if (chunk === '') return
-    const ok = res.write(chunk)
-    chunk = ''
+    if (texts.length === 0) return
+    let ok = true
+    res.cork()
+    for (const text of texts) ok = res.write(text)
+    res.uncork()
+    texts = []
+    chars = 0
     if (ok) return
     await drained(res, reads.stallMs)
     // Went on from a 'drain' event: back in line, so reads resumed together do not hold one turn between them.
@@ -147,8 +156,9 @@ export function chunkWriter(res: Response, reads: AdminReads) {
   }
   return {
     add: (text: string): Promise<void> => {
-      chunk += text
-      return chunk.length >= CHUNK_CHARS ? flush() : Promise.resolve()
+      texts.push(text)
+      chars += text.length
+      return chars >= CHUNK_CHARS ? flush() : Promise.resolve()
     },
     flush,
   }
@@ -221,7 +231,8 @@ async function writeEntries(read: JournalRead, page: PageExtent, out: ReturnType
     const step = read.journal.scan(read.filter, { from, toward: 'newer', count: STEP })
     for (const entry of step.entries) {
       if (entry.seq > newest) break
-      await out.add(`${first ? '' : ','}${read.text(entry)}`)
+      if (!first) await out.add(',')
+      await out.add(read.text(entry))
       first = false
       await pace()
     }
