@@ -36,6 +36,8 @@ const PING_EVERY_MS = 15_000
  */
 export const MAX_PENDING_BYTES = 1024 * 1024
 const REPLAY_MAX = 1_000
+/** A stream writes what waits for its client in pieces of about this many characters. */
+const PIECE_CHARS = 32 * 1024
 /** A replay writes at most this much: the rest is told as a `gap`. */
 const REPLAY_MAX_BYTES = 1024 * 1024
 
@@ -141,16 +143,15 @@ function followWorld(res: Response, streams: EventStreams, world: World): { flus
   function flush() {
     timer = undefined
     if (ended || held || backedUp) return
-    // Each frame written as it is, corked into one write: joining them first would make a string per stream and flush
-    // (one of tens of KiB, which V8 promotes while the socket holds it), where the frames are the ones all streams share.
+    // Written in pieces under V8's large-object size (a larger string is allocated in the old generation, where it would
+    // stay as garbage until a full collection), and only while the socket takes them.
     let next = 0
-    res.cork()
     while (next < pending.length && !backedUp) {
-      const text = pending[next++] as string
-      pendingBytes -= text.length
-      backedUp = !res.write(text)
+      let piece = ''
+      while (next < pending.length && piece.length < PIECE_CHARS) piece += pending[next++]
+      pendingBytes -= piece.length
+      backedUp = !res.write(piece)
     }
-    res.uncork()
     pending = next === pending.length ? [] : pending.slice(next)
   }
   const send = (text: string) => {

@@ -132,23 +132,14 @@ function drained(res: Response, stallMs: number): Promise<void> {
   })
 }
 
-/**
- * Text written to `res` in chunks of `CHUNK_CHARS`, each once the client took the one before. A chunk is its texts
- * written one by one, corked into one write: not joined into one string, which V8 would keep in the old generation
- * while the socket holds it.
- */
+/** Text written to `res` in chunks of `CHUNK_CHARS`, each once the client took the one before. */
 export function chunkWriter(res: Response, reads: AdminReads) {
   const { yield: yieldTurn } = pacer(reads)
-  let texts: string[] = []
-  let chars = 0
+  let chunk = ''
   const flush = async (): Promise<void> => {
-    if (texts.length === 0) return
-    let ok = true
-    res.cork()
-    for (const text of texts) ok = res.write(text)
-    res.uncork()
-    texts = []
-    chars = 0
+    if (chunk === '') return
+    const ok = res.write(chunk)
+    chunk = ''
     if (ok) return
     await drained(res, reads.stallMs)
     // Went on from a 'drain' event: back in line, so reads resumed together do not hold one turn between them.
@@ -156,9 +147,8 @@ export function chunkWriter(res: Response, reads: AdminReads) {
   }
   return {
     add: (text: string): Promise<void> => {
-      texts.push(text)
-      chars += text.length
-      return chars >= CHUNK_CHARS ? flush() : Promise.resolve()
+      chunk += text
+      return chunk.length >= CHUNK_CHARS ? flush() : Promise.resolve()
     },
     flush,
   }
@@ -231,8 +221,7 @@ async function writeEntries(read: JournalRead, page: PageExtent, out: ReturnType
     const step = read.journal.scan(read.filter, { from, toward: 'newer', count: STEP })
     for (const entry of step.entries) {
       if (entry.seq > newest) break
-      if (!first) await out.add(',')
-      await out.add(read.text(entry))
+      await out.add(`${first ? '' : ','}${read.text(entry)}`)
       first = false
       await pace()
     }
