@@ -1,5 +1,5 @@
 /**
- * `GET /__mock/events`: a session's live events as server-sent events (issue #16), for the control
+ * `GET /__mock/events`: a session's live events as server-sent events, for the control
  * panel and any tool (`curl -N`, `new EventSource(...)`). Events: `hello` (on connect), `request` (a
  * journal entry's summary, `id:` its sequence number), `clock`, `scenario`, `reset`, `state`, `quota`.
  * A reconnecting client that sends `Last-Event-ID` first gets the entries it missed (up to 1,000 and 1 MiB, written

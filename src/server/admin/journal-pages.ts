@@ -30,7 +30,7 @@ function journalFilter(query: Request['query']): JournalFilter | string {
   return filter
 }
 
-/** The default and largest page of `GET /__mock/requests` (issue #13: no read builds a giant string). */
+/** The default and largest page of `GET /__mock/requests` (no read builds a giant string: decision 020). */
 const PAGE = { default: 100, max: 1_000 }
 
 type Paging = { limit: number; before?: number; after?: number }
