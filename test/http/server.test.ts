@@ -260,7 +260,7 @@ describe('admin API', () => {
     expect(created.status).toBe(201)
     expect(exported.status).toBe(200)
     expect(exported.headers.get('content-type')).toMatch(/^application\/json/)
-    expect(state).toContain(`"categoryId": ${INT64_MAX}`)
+    expect(state).toContain(`"categoryId":${INT64_MAX}`)
     expect(reset.status).toBe(204)
     await expectError(afterReset, 404, 'pet_not_found')
     expect(imported.status).toBe(204)

@@ -77,7 +77,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
     },
   }
   addInfoRoutes(app, options)
-  addStateRoutes(app, ctx)
+  addStateRoutes(app, ctx, options.reads)
   addClockRoute(app, ctx)
   addScenarioRoutes(app, ctx)
   addLiveRoutes(app, options)

@@ -154,6 +154,55 @@ export function chunkWriter(res: Response, reads: AdminReads) {
   }
 }
 
+/**
+ * Writes a text given in pieces (a world's state, `snapshotPieces`) under the admin read budget: one piece and one
+ * chunk held at a time, each sent once the client took the one before, the event loop given back between pieces.
+ * The text has no byte ceiling of its own (a state is only useful whole); what it holds at once is bounded.
+ *
+ * @example
+ * streamPieces(res, reads, snapshotPieces(world.snapshot()))
+ */
+export function streamPieces(res: Response, reads: AdminReads, pieces: Iterable<string>): void {
+  underBudget(res, reads, async (open) => {
+    const out = chunkWriter(res, reads)
+    const { pace } = pacer(reads)
+    for (const piece of pieces) {
+      if (!open()) return
+      if (!res.headersSent) res.status(200).set('content-type', 'application/json; charset=utf-8')
+      await out.add(piece)
+      await pace()
+    }
+    await out.flush()
+    res.end()
+  })
+}
+
+/**
+ * Runs one admin read under the budget: 503 when none is left; else `run` on the read's first turn, its share given
+ * back when the response closes. A failure before the headers is the Error body; after them, the socket is destroyed.
+ */
+function underBudget(res: Response, reads: AdminReads, run: (open: () => boolean) => Promise<void>): void {
+  const release = reads.take()
+  if (!release) {
+    refuseBusy(res)
+    return
+  }
+  let open = true
+  res.on('close', () => {
+    open = false
+    release()
+  })
+  reads
+    .turn()
+    .then(() => run(() => open))
+    .catch((error: unknown) => {
+      if (!open) return
+      if (res.headersSent) return void res.destroy()
+      console.error('[petstore-mock] Admin API error:', error)
+      refuse(res, 'internal_error', 'The admin API failed unexpectedly; the server log has the details.')
+    })
+}
+
 /** What one page holds, measured before its headers are sent. */
 export interface PageExtent {
   readonly count: number
@@ -240,29 +289,12 @@ async function writeEntries(read: JournalRead, page: PageExtent, out: ReturnType
  * streamJournalRead(res, reads, { journal, filter: {}, limit: 100, head: '[', tail: ']', text: stringifyJson, headers: () => ({}) })
  */
 export function streamJournalRead(res: Response, reads: AdminReads, read: JournalRead): void {
-  const release = reads.take()
-  if (!release) {
-    refuseBusy(res)
-    return
-  }
-  let open = true
-  res.on('close', () => {
-    open = false
-    release()
-  })
-  const run = async () => {
-    const { pace, yield: yieldTurn } = pacer(reads)
-    await yieldTurn()
-    const page = await measure(read, pace, () => open)
-    if (!open) return
+  underBudget(res, reads, async (open) => {
+    const { pace } = pacer(reads)
+    const page = await measure(read, pace, open)
+    if (!open()) return
     res.status(200).set({ 'content-type': 'application/json; charset=utf-8', ...read.headers(page) })
     await writeEntries(read, page, chunkWriter(res, reads), pace)
     res.end()
-  }
-  run().catch((error: unknown) => {
-    if (!open) return
-    if (res.headersSent) return void res.destroy()
-    console.error('[petstore-mock] Admin API error:', error)
-    refuse(res, 'internal_error', 'The admin API failed unexpectedly; the server log has the details.')
   })
 }

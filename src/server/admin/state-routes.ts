@@ -4,26 +4,29 @@
 import type { Express } from 'express'
 import { toEpochMs } from '../../clock.js'
 import { plainMessage } from '../../core/errors.js'
-import { stringifySnapshot } from '../../snapshot.js'
+import { snapshotPieces } from '../../snapshot.js'
 import type { World } from '../../world/create-world.js'
 import { clockView } from '../../world/events.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
+import { type AdminReads, streamPieces } from './journal-reads.js'
 
 const clockState = (world: World) => clockView(world.clock)
 
 /**
  * @example
- * addStateRoutes(app, { changed: (value) => value })
+ * addStateRoutes(app, { changed: (value) => value }, createAdminReads({ stallMs: 30_000 }))
  */
-export function addStateRoutes(app: Express, ctx: RouteContext): void {
+export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminReads): void {
   app.post('/__mock/reset', async (_req, res) => {
     await worldOf(res).reset()
     ctx.changed(res, undefined)
     res.status(204).end()
   })
+  // Streamed piece by piece under the admin read budget (decision 020): a state of a million pets is never one text.
+  // The snapshot is taken at once, so the pets written are the ones of that moment even as requests go on.
   app.get('/__mock/state', async (_req, res) => {
     await worldOf(res).ready()
-    res.type('application/json').send(stringifySnapshot(worldOf(res).snapshot(), 2))
+    streamPieces(res, reads, snapshotPieces(worldOf(res).snapshot()))
   })
   app.put('/__mock/state', async (req, res) => {
     try {
