@@ -71,6 +71,41 @@ function header(request: ApiRequest, name: string): string | undefined {
 }
 
 /** Bytes, not UTF-16 units, count against the limit; the cheap length checks settle most bodies. */
+/** What a host read of a request's body: its text, or why it has none. */
+export interface HostBody {
+  readonly text: string | undefined
+  /** How many bytes the text was read from, when the host counted them. */
+  readonly bytes?: number | undefined
+  /** The host stopped reading past the body limit. */
+  readonly tooLarge?: boolean | undefined
+  /** The bytes were not valid UTF-8 (`text` is `undefined`). */
+  readonly notUtf8?: boolean | undefined
+}
+
+/**
+ * The one place a host's request becomes the core's. A GET or HEAD body is dropped in every host alike: RFC 9110
+ * sections 9.3.1 and 9.3.2 give it no meaning, so it is never read, never counted against the body limit and never
+ * journaled (test/http/get-body-ignored.test.ts).
+ *
+ * @example
+ * apiRequestOf('POST', '/v1/pets', '', { 'content-type': 'application/json' }, { text: '{"name":"Rex","categoryId":1}' })
+ */
+export function apiRequestOf(
+  method: string,
+  path: string,
+  query: string,
+  headers: ApiRequest['headers'],
+  body: HostBody | undefined,
+): ApiRequest {
+  if (body === undefined || ignoresBody(method)) return { method, path, query, headers, body: undefined }
+  if (body.tooLarge) return { method, path, query, headers, body: undefined, bodyTooLarge: true }
+  if (body.notUtf8) return { method, path, query, headers, body: undefined, bodyNotUtf8: true }
+  return { method, path, query, headers, body: body.text, bodyBytes: body.bytes }
+}
+
+/** A method whose body the API ignores (see `apiRequestOf`): hosts need not read it. */
+export const ignoresBody = (method: string): boolean => method === 'GET' || method === 'HEAD'
+
 function isTooLarge(request: ApiRequest, max: number): boolean {
   const { body } = request
   if (body === undefined || body.length * 3 <= max) return false

@@ -43,8 +43,8 @@ const JSON_TYPE = 'application/json'
 
 /**
  * The one writer of the spec's Error body `{ code, message, status }`: every error response
- * of every host goes through it. `status` overrides the catalogue's where an option chooses it. It takes `headers` over and adds `content-type` to it (callers
- * pass a new object; the hot path copies no headers).
+ * of every host goes through it. `status` overrides the catalogue's where an option chooses it. The response gets
+ * headers of its own (`headers` copied, `content-type` added): a caller's object is never written into.
  *
  * @example
  * problem('pet_not_found', 'No pet with id 42.')
@@ -53,17 +53,15 @@ const JSON_TYPE = 'application/json'
 export function problem(
   code: ErrorCode,
   message: string = ERRORS[code].title,
-  headers: Record<string, string> = {},
+  headers?: Readonly<Record<string, string>>,
   status: number = ERRORS[code].status,
 ): ApiResponse {
-  headers['content-type'] = JSON_TYPE
-  return { status, headers, body: JSON.stringify({ code, message, status }) }
+  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body: JSON.stringify({ code, message, status }) }
 }
 
-/** A 2xx JSON response. Like `problem`, it takes `headers` over (callers pass a new object). */
-export function json(status: number, body: string, headers: Record<string, string> = {}): ApiResponse {
-  headers['content-type'] = JSON_TYPE
-  return { status, headers, body }
+/** A 2xx JSON response, with headers of its own as `problem` gives. */
+export function json(status: number, body: string, headers?: Readonly<Record<string, string>>): ApiResponse {
+  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body }
 }
 
 /** A thrown error's message for a client or a command line: without the `[petstore-mock]` prefix of library errors. */

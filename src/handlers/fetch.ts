@@ -3,11 +3,11 @@
  * the delivery step of Fetch hosts (a scenario's latency and dropped answers). Used by the msw
  * handlers and by `petStore.fetch`; imports no msw, so a world's `fetch` needs none.
  */
+import { apiRequestOf, ignoresBody } from '../core/api.js'
 import { problem } from '../core/errors.js'
 import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 
-const NO_BODY = new Set(['GET', 'HEAD'])
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /** Base for relative URLs handed to `petStore.fetch('/v1/pets')`. */
 const RELATIVE_BASE = 'http://petstore.mock'
@@ -20,15 +20,19 @@ export async function fromRequest(request: Request): Promise<ApiRequest> {
   request.headers.forEach((value, name) => {
     headers[name] = value
   })
-  const plain = { method: request.method, path: url.pathname, query: url.search.slice(1), headers }
-  if (request.body === null || NO_BODY.has(request.method)) return { ...plain, body: undefined }
+  const { method } = request
+  const path = url.pathname
+  const query = url.search.slice(1)
+  if (request.body === null || ignoresBody(method)) return apiRequestOf(method, path, query, headers, undefined)
   const bytes = await request.arrayBuffer()
+  let text: string
   try {
-    return { ...plain, body: UTF8.decode(bytes) }
+    text = UTF8.decode(bytes)
   } catch {
-    // Not UTF-8: nothing of it is stored (issue #13); the core answers 400 invalid_body.
-    return { ...plain, body: undefined, bodyNotUtf8: true }
+    // Not UTF-8: nothing of it is stored; the core answers 400 invalid_body.
+    return apiRequestOf(method, path, query, headers, { text: undefined, notUtf8: true })
   }
+  return apiRequestOf(method, path, query, headers, { text, bytes: bytes.byteLength })
 }
 
 /**
@@ -133,13 +137,8 @@ export function createFetch(
         const url = new URL(input, RELATIVE_BASE)
         const method = (init?.method ?? 'GET').toUpperCase()
         if (typeof body === 'string' && headers['content-type'] === undefined) headers['content-type'] = 'text/plain;charset=UTF-8'
-        const response = await answerOf(handle, {
-          method,
-          path: url.pathname,
-          query: url.search.slice(1),
-          headers,
-          body: typeof body === 'string' && !NO_BODY.has(method) ? body : undefined,
-        })
+        const text = typeof body === 'string' ? { text: body } : undefined
+        const response = await answerOf(handle, apiRequestOf(method, url.pathname, url.search.slice(1), headers, text))
         return deliverFetch(response, { signal: init?.signal ?? undefined, onDrop: networkError, onDelivered, head: method === 'HEAD' })
       }
     }

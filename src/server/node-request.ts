@@ -4,20 +4,18 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage } from 'node:http'
+import { apiRequestOf, type HostBody, ignoresBody } from '../core/api.js'
 import type { ApiRequest } from '../core/types.js'
 
-export interface Body {
-  text: string | undefined
-  /** How many bytes the text was read from. */
-  bytes?: number
-  tooLarge: boolean
-  /** The bytes were not valid UTF-8: `text` is `undefined` and nothing of them is used (issue #13). */
-  notUtf8?: boolean
+/** A body as node hosts read it: what the core is given (`HostBody`), and whether reading it was given up. */
+export interface Body extends HostBody {
   /** The body went past the drain limit: the socket is closed after the answer. */
-  abandoned: boolean
+  readonly abandoned: boolean
 }
 
+/** Whether the request carries a body the API reads: not a GET or HEAD one (`apiRequestOf`), which node discards. */
 export function hasBody(req: IncomingMessage): boolean {
+  if (ignoresBody(req.method ?? 'GET')) return false
   const length = req.headers['content-length']
   return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
 }
@@ -118,14 +116,7 @@ export function headersOf(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>):
   return out ?? req.headers
 }
 
-/** The core's plain request from a `node:http` request and the body read from it. */
-export function apiRequest(
-  req: IncomingMessage,
-  path: string,
-  query: string,
-  body: Pick<Body, 'text' | 'tooLarge' | 'notUtf8' | 'bytes'>,
-): ApiRequest {
-  const request: ApiRequest = { method: req.method ?? 'GET', path, query, headers: headersOf(req), body: body.text, bodyBytes: body.bytes }
-  if (body.tooLarge) return { ...request, bodyTooLarge: true }
-  return body.notUtf8 ? { ...request, bodyNotUtf8: true } : request
+/** The core's plain request from a `node:http` request and the body read from it (none: `undefined`). */
+export function apiRequest(req: IncomingMessage, path: string, query: string, body: HostBody | undefined): ApiRequest {
+  return apiRequestOf(req.method ?? 'GET', path, query, headersOf(req), body)
 }

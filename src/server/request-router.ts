@@ -10,7 +10,7 @@ import { problem } from '../core/errors.js'
 import type { World } from '../world/create-world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
 import type { Delivery, Exchange } from './node-delivery.js'
-import { apiRequest, type Body, hasBody, headersOf, readBody, readBodyThen, splitUrl } from './node-request.js'
+import { apiRequest, type Body, hasBody, readBody, readBodyThen, splitUrl } from './node-request.js'
 import type { LoggedRequest, RequestLog } from './request-log.js'
 import type { Sessions } from './sessions.js'
 import { runUserHandlers, toFetchRequest } from './user-handlers.js'
@@ -99,11 +99,7 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
   const serve = (exchange: ServerExchange, body: Body | undefined): void => {
     const { req, path, query } = exchange
     if (body?.abandoned) exchange.closeAfter = true
-    const request =
-      body === undefined
-        ? { method: req.method ?? 'GET', path, query, headers: headersOf(req), body: undefined }
-        : apiRequest(req, path, query, body)
-    delivery.deliver(exchange, exchange.world.handle(request))
+    delivery.deliver(exchange, exchange.world.handle(apiRequest(req, path, query, body)))
   }
 
   /** With user handlers loaded: read the body, offer the request to them first, then to the world. */
