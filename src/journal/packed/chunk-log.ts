@@ -1,5 +1,5 @@
 /**
- * Where a journal keeps its entries (issue #18): packed as bytes into chunks (`Uint8Array`s), not as objects. A
+ * Where a journal keeps its entries: packed as bytes into chunks (`Uint8Array`s), not as objects. A
  * journal of 1,000 entries as objects (each with its headers objects and body strings) was copied by every young
  * generation collection and then promoted: at a few thousand requests a second that was most of the server's p99.
  * Packed, an entry is a few numbers and one UTF-8 run (laid out by `record-layout.ts`); it is decoded back into a
@@ -10,7 +10,7 @@
  */
 import type { BudgetOwner, JournalBudget } from '../budget.js'
 import type { Raw } from '../entry.js'
-import { type Chunk, canShareBody, prepareRecord, type Stored, writeRecord } from './record-layout.js'
+import { type Chunk, prepareRecord, type Stored, writeRecord } from './record-layout.js'
 
 /** A chunk grows from 4 KiB (an idle session holds little) to 64 KiB (few chunks under load). */
 const FIRST_CHUNK = 4 * 1024
@@ -49,18 +49,9 @@ export class ChunkLog {
 
   /** Packs `raw` into the newest chunk (or a new one); `undefined` when it is larger than the whole budget. */
   append(raw: Raw): Stored | undefined {
-    const newest = this.#chunks.at(-1)
-    let prepared = prepareRecord(raw, newest?.base)
-    const shared = newest !== undefined && canShareBody(newest, raw.responseBody, prepared.room)
-    if (shared) return writeRecord(newest, raw, prepared, true)
-    const room = prepared.room + 3 * raw.responseBody.length
-    if (prepared.base !== undefined && newest !== undefined && newest.bytes.length - newest.used >= room)
-      return writeRecord(newest, raw, prepared, false)
-    // A new chunk has no base: the record is written whole.
-    if (prepared.base !== undefined) prepared = prepareRecord(raw)
-    const chunk = this.#room(prepared.room + 3 * raw.responseBody.length)
-    if (!chunk) return undefined
-    return writeRecord(chunk, raw, prepared, false)
+    const record = prepareRecord(raw)
+    const chunk = this.#room(record.room)
+    return chunk === undefined ? undefined : writeRecord(chunk, record)
   }
 
   /** The newest chunk if `size` bytes fit in it, else a new chunk held from the budget (which may drop old ones). */
@@ -74,10 +65,7 @@ export class ChunkLog {
       if (spare.hold) this.#budget.release(spare.hold)
       spare.hold = this.#budget.hold(this.#owner, spare.bytes.length)
       spare.used = 0
-      spare.lastBody = undefined
-      spare.base = undefined
       spare.live = 0
-      this.#retireNewest()
       this.#chunks.push(spare)
       return spare
     }
@@ -87,30 +75,9 @@ export class ChunkLog {
     if (hold.released) return undefined
     this.#nextSize = Math.min(this.#nextSize * 2, LARGEST_CHUNK)
     const bytes = new Uint8Array(length)
-    const chunk: Chunk = {
-      bytes,
-      view: new DataView(bytes.buffer),
-      used: 0,
-      live: 0,
-      hold,
-      lastBody: undefined,
-      lastBodyAt: 0,
-      lastBodyBytes: 0,
-      base: undefined,
-      baseAt: 0,
-    }
-    this.#retireNewest()
+    const chunk: Chunk = { bytes, view: new DataView(bytes.buffer), used: 0, live: 0, hold }
     this.#chunks.push(chunk)
     return chunk
-  }
-
-  /** The newest chunk is written no more: it lets go of its last body and its base's strings (only the newest keeps them). */
-  #retireNewest(): void {
-    const newest = this.#chunks.at(-1)
-    if (newest) {
-      newest.lastBody = undefined
-      newest.base = undefined
-    }
   }
 
   /** One entry of `chunk` left the journal; an empty chunk that is not the one being written gives its bytes back. */
@@ -150,7 +117,5 @@ export class ChunkLog {
     if (index !== -1) this.#chunks.splice(index, 1)
     if (chunk.hold) this.#budget.release(chunk.hold)
     chunk.hold = undefined
-    chunk.lastBody = undefined
-    chunk.base = undefined
   }
 }

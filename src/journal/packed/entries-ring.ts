@@ -1,5 +1,5 @@
 /**
- * The entries a journal keeps (issue #18): at most its limit, each packed by a `ChunkLog` into the chunks its byte
+ * The entries a journal keeps: at most its limit, each packed by a `ChunkLog` into the chunks its byte
  * budget holds (see `chunk-log.ts`).
  *
  * Where each entry lies is kept in a ring of typed arrays, not as one object per entry: an object that lives for a

@@ -1,10 +1,15 @@
 /**
- * The layout of one journal entry in a chunk (issue #18): a few numbers, a table of string lengths, then the strings
- * as one UTF-8 run, the bodies last. A response body repeated by consecutive answers is written once per chunk and
- * referred to by the entries after it. So are the other strings: a record written whole is the chunk's base, and the
- * records after it write only the strings that differ from the base's (a client sends the same path, query and
- * headers each time, and gets the same headers back but for a count). `ChunkLog` (chunk-log.ts) decides where a
- * record goes; this file writes and reads it. Web APIs only (the journal also runs in the browser).
+ * The layout of one journal entry in a chunk. `ChunkLog` (chunk-log.ts) decides where a record goes; this file writes
+ * and reads it. Every record is written whole, from its own entry alone: it refers to no other record, so it is read
+ * from its own bytes (decisions/022). A record is, one part after the other:
+ *
+ *   header    the entry's numbers, each at the place `FIELDS` gives it (`HEADER_BYTES` in all)
+ *   lengths   one u32 per string of the entry: its length in UTF-16 units, or `ABSENT` for `undefined`
+ *   text      the strings as one UTF-8 run, in the order of the lengths (`textBytes` bytes)
+ *
+ * The strings, in order: the nine of `fixedStrings`, the response headers as name, value pairs, the request headers
+ * the same way (a header sent twice is two pairs), then the request body and the response body. All numbers are
+ * little-endian. Web APIs only (the journal also runs in the browser).
  */
 import type { ApiRequest, Plan } from '../../core/types.js'
 import type { Hold } from '../budget.js'
@@ -24,55 +29,92 @@ export interface Chunk {
   /** Entries of this chunk still kept. */
   live: number
   hold: Hold | undefined
-  /** The newest chunk only: the last response body written whole into it, and where its bytes are. */
-  lastBody: string | undefined
-  lastBodyAt: number
-  lastBodyBytes: number
-  /** The newest chunk only: the strings of its base, the last record written whole into it, and where that starts. */
-  base: readonly (string | undefined)[] | undefined
-  baseAt: number
 }
 
 /**
- * Numbers first: seq, at, arrival, delivered, durationMs, bodySize (f64); status, flags, header counts (u16); payload
- * bytes (u32); where a shared response body lies in the chunk, and its bytes (u32); where the base record starts (u32).
+ * The record's header: each number's place from the record's start and how it is stored. The fields lie one after
+ * another (chunk-log.test.ts checks it); a field of an entry is added here, then written in `writeRecord` and read
+ * in `unpack`. An `f64` that may be absent is NaN when it is.
  */
-const FIXED = 72
-const SHARED_AT = 60
-const BASE_AT = 68
-const DELIVERED_AT = 24
-const ABSENT = 0xffffffff
-/** In the table of lengths: the string is the base record's at the same place, not written again. */
-const SAME = 0xfffffffe
-/** Flags: the response body was cut to its prefix. */
+export const FIELDS = {
+  /** The entry's sequence number in its world. */
+  seq: { at: 0, type: 'f64' },
+  /** When it was answered, on the world's clock. */
+  at: { at: 8, type: 'f64' },
+  /** The order in which the request reached the world. */
+  arrival: { at: 16, type: 'f64' },
+  /** The arrival number that came next after the answer went out; written again later by `setDelivered`. */
+  delivered: { at: 24, type: 'f64' },
+  durationMs: { at: 32, type: 'f64' },
+  /** The whole request body's bytes when only its prefix is kept. */
+  bodySize: { at: 40, type: 'f64' },
+  status: { at: 48, type: 'u16' },
+  /** `RESPONSE_TRUNCATED` or 0. */
+  flags: { at: 50, type: 'u16' },
+  /** How many name, value pairs of response headers, then of request headers, the strings hold. */
+  responsePairs: { at: 52, type: 'u16' },
+  requestPairs: { at: 54, type: 'u16' },
+  /** The bytes of the UTF-8 run. */
+  textBytes: { at: 56, type: 'u32' },
+} as const
+export const HEADER_BYTES = 60
+type Field = (typeof FIELDS)[keyof typeof FIELDS]
+
+/** A flag: the response body was cut to its prefix. */
 const RESPONSE_TRUNCATED = 1
-/** The response body is the bytes of an earlier entry of the chunk (a client polling one list gets one body). */
-const RESPONSE_SHARED = 2
-/** Strings marked `SAME` are the base record's (`BASE_AT`). */
-const ON_BASE = 4
-/** Shorter response bodies are written again: a reference would save little. */
-const SHARED_MIN_CHARS = 64
-/** The strings every record has, in this order, before the headers' names and values; the two bodies come last. */
-const STRINGS = 9
-const BODIES = 2
+/** In the lengths: the string is `undefined`. */
+const ABSENT = 0xffffffff
+
+const put = (view: DataView, offset: number, field: Field, value: number): void => {
+  if (field.type === 'f64') view.setFloat64(offset + field.at, value, true)
+  else if (field.type === 'u32') view.setUint32(offset + field.at, value, true)
+  else view.setUint16(offset + field.at, value, true)
+}
+
+const get = (view: DataView, offset: number, field: Field): number => {
+  if (field.type === 'f64') return view.getFloat64(offset + field.at, true)
+  return field.type === 'u32' ? view.getUint32(offset + field.at, true) : view.getUint16(offset + field.at, true)
+}
+
+/** An `f64` that may be absent: `undefined` for NaN. */
+const getMaybe = (view: DataView, offset: number, field: Field): number | undefined => {
+  const value = get(view, offset, field)
+  return Number.isNaN(value) ? undefined : value
+}
+
+/** The strings every record has first, in this order (`unpack` reads them back in the same order). */
+const fixedStrings = (raw: Raw): (string | undefined)[] => [
+  raw.method,
+  raw.path,
+  raw.query,
+  raw.code,
+  raw.scenario,
+  raw.fault,
+  raw.meta?.plan,
+  raw.meta?.keyHint,
+  raw.meta?.operation,
+]
+const FIXED_STRINGS = 9
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
 
-/** The strings of a record, each `undefined` or a string; headers as name, value pairs (a repeated name is an array). */
-function stringsOf(raw: Raw): { strings: (string | undefined)[]; responsePairs: number; requestPairs: number } {
-  const meta = raw.meta
-  const strings: (string | undefined)[] = [
-    raw.method,
-    raw.path,
-    raw.query,
-    raw.code,
-    raw.scenario,
-    raw.fault,
-    meta?.plan,
-    meta?.keyHint,
-    meta?.operation,
-  ]
+/** A record ready to be written, measured before its chunk is chosen. */
+export interface PreparedRecord {
+  readonly raw: Raw
+  /** Every string of the record in order, the two bodies last. */
+  readonly strings: (string | undefined)[]
+  readonly responsePairs: number
+  readonly requestPairs: number
+  /** The strings before the bodies as one flat string. */
+  readonly text: string
+  /** The most bytes the record may take. */
+  readonly room: number
+}
+
+/** The record of `raw`: its strings in order and the room it may take. */
+export function prepareRecord(raw: Raw): PreparedRecord {
+  const strings = fixedStrings(raw)
   let responsePairs = 0
   for (const name in raw.headers) {
     strings.push(name, raw.headers[name])
@@ -92,147 +134,66 @@ function stringsOf(raw: Raw): { strings: (string | undefined)[]; responsePairs: 
         requestPairs += 1
       }
   }
-  return { strings, responsePairs, requestPairs }
-}
-
-/** What packing a record needs before its chunk is chosen. */
-export interface PreparedRecord {
-  /** Every string of the record in order, the two bodies last. */
-  readonly strings: (string | undefined)[]
-  readonly responsePairs: number
-  readonly requestPairs: number
-  /** The strings before the bodies that this record writes (all, or those not the base's), as one flat string. */
-  readonly text: string
-  /** Bytes the record may take, without its response body. */
-  readonly room: number
-  /** The base the record is written against (only in the chunk that holds it), or `undefined`: written whole. */
-  readonly base: readonly (string | undefined)[] | undefined
-}
-
-/** Whether string `i` of a record need not be written: the base's string at the same place (never the response body). */
-const onBase = (strings: readonly (string | undefined)[], base: readonly (string | undefined)[], i: number): boolean => {
-  const value = strings[i]
-  return value !== undefined && value === base[i]
-}
-
-/**
- * The record's strings and the room it may take: against `base` (the newest chunk's) when at least half its strings
- * are the base's, else whole.
- */
-export function prepareRecord(raw: Raw, base?: readonly (string | undefined)[]): PreparedRecord {
-  const { strings, responsePairs, requestPairs } = stringsOf(raw)
-  const { body, responseBody } = raw
-  strings.push(body, responseBody)
-  const short = strings.length - BODIES
-  if (base !== undefined && base.length === strings.length) {
-    const own: (string | undefined)[] = []
-    for (let i = 0; i < short; i++) if (!onBase(strings, base, i)) own.push(strings[i])
-    if (2 * own.length <= short) {
-      const text = own.join('')
-      const bodyChars = body === undefined || onBase(strings, base, short) ? 0 : body.length
-      const room = FIXED + 4 * strings.length + 3 * (text.length + bodyChars)
-      return { strings, responsePairs, requestPairs, text, room, base }
-    }
-  }
   // The short strings as one flat string (join writes absent values as ''), not a rope of thirty pieces for
   // encodeInto to flatten; the bodies, the long ones, are encoded where they lie, not copied into it first.
-  strings.length = short
   const text = strings.join('')
+  const { body, responseBody } = raw
   strings.push(body, responseBody)
   // UTF-8 takes at most 3 bytes per UTF-16 unit.
-  const room = FIXED + 4 * strings.length + 3 * (text.length + (body?.length ?? 0))
-  return { strings, responsePairs, requestPairs, text, room, base: undefined }
+  const room = HEADER_BYTES + 4 * strings.length + 3 * (text.length + (body?.length ?? 0) + responseBody.length)
+  return { raw, strings, responsePairs, requestPairs, text, room }
 }
 
-/**
- * Whether a record may refer to the last response body written into `chunk`, the newest: the same body, long enough
- * to be worth it, and room for the rest. Its bytes stay while the record is kept, for a chunk's bytes are reused
- * only once all its entries have left.
- */
-export function canShareBody(chunk: Chunk, responseBody: string, room: number): boolean {
-  return responseBody.length >= SHARED_MIN_CHARS && chunk.lastBody === responseBody && chunk.bytes.length - chunk.used >= room
-}
-
-/**
- * Writes the record at the end of `chunk` (which has room for it) and returns its place. Prepared against a base, it
- * must be written into the chunk that holds that base; written whole, it becomes the chunk's base.
- */
-export function writeRecord(chunk: Chunk, raw: Raw, prepared: PreparedRecord, shared: boolean): Stored {
-  const { strings, responsePairs, requestPairs, text, base } = prepared
-  const { body, responseBody } = raw
+/** Writes the record at the end of `chunk`, which has `record.room` bytes free, and returns its place. */
+export function writeRecord(chunk: Chunk, record: PreparedRecord): Stored {
+  const { raw, strings, text } = record
+  const { bytes, view } = chunk
   const offset = chunk.used
-  const { view } = chunk
-  view.setFloat64(offset, raw.seq, true)
-  view.setFloat64(offset + 8, raw.at, true)
-  view.setFloat64(offset + 16, raw.arrival, true)
-  view.setFloat64(offset + DELIVERED_AT, raw.delivered ?? Number.NaN, true)
-  view.setFloat64(offset + 32, raw.durationMs, true)
-  view.setFloat64(offset + 40, raw.bodySize ?? Number.NaN, true)
-  view.setUint16(offset + 48, raw.status, true)
-  const flags = (raw.responseTruncated ? RESPONSE_TRUNCATED : 0) | (shared ? RESPONSE_SHARED : 0) | (base ? ON_BASE : 0)
-  view.setUint16(offset + 50, flags, true)
-  view.setUint16(offset + 52, responsePairs, true)
-  view.setUint16(offset + 54, requestPairs, true)
-  view.setUint32(offset + BASE_AT, base ? chunk.baseAt : 0, true)
-  let at = offset + FIXED
-  // prepareRecord's comparisons again: cheaper than a table of lengths carried over (an array per record, 15% slower).
-  const last = strings.length - 1
-  for (let i = 0; i <= last; i++) {
-    const value = strings[i]
-    const length = value === undefined ? ABSENT : base && i < last && onBase(strings, base, i) ? SAME : value.length
-    view.setUint32(at, length, true)
+  put(view, offset, FIELDS.seq, raw.seq)
+  put(view, offset, FIELDS.at, raw.at)
+  put(view, offset, FIELDS.arrival, raw.arrival)
+  put(view, offset, FIELDS.delivered, raw.delivered ?? Number.NaN)
+  put(view, offset, FIELDS.durationMs, raw.durationMs)
+  put(view, offset, FIELDS.bodySize, raw.bodySize ?? Number.NaN)
+  put(view, offset, FIELDS.status, raw.status)
+  put(view, offset, FIELDS.flags, raw.responseTruncated ? RESPONSE_TRUNCATED : 0)
+  put(view, offset, FIELDS.responsePairs, record.responsePairs)
+  put(view, offset, FIELDS.requestPairs, record.requestPairs)
+  let at = offset + HEADER_BYTES
+  for (const value of strings) {
+    view.setUint32(at, value === undefined ? ABSENT : value.length, true)
     at += 4
   }
-  const start = at
-  at += encoder.encodeInto(text, chunk.bytes.subarray(at)).written
-  if (body && !(base && onBase(strings, base, last - 1))) at += encoder.encodeInto(body, chunk.bytes.subarray(at)).written
-  if (shared) {
-    view.setUint32(offset + SHARED_AT, chunk.lastBodyAt, true)
-    view.setUint32(offset + SHARED_AT + 4, chunk.lastBodyBytes, true)
-  } else if (responseBody) {
-    const written = encoder.encodeInto(responseBody, chunk.bytes.subarray(at)).written
-    if (responseBody.length >= SHARED_MIN_CHARS) {
-      chunk.lastBody = responseBody
-      chunk.lastBodyAt = at
-      chunk.lastBodyBytes = written
-    }
-    at += written
-  }
-  view.setUint32(offset + 56, at - start, true)
+  const textStart = at
+  at += encoder.encodeInto(text, bytes.subarray(at)).written
+  if (raw.body) at += encoder.encodeInto(raw.body, bytes.subarray(at)).written
+  if (raw.responseBody) at += encoder.encodeInto(raw.responseBody, bytes.subarray(at)).written
+  put(view, offset, FIELDS.textBytes, at - textStart)
   chunk.used = at
   chunk.live += 1
-  if (!base) {
-    chunk.base = strings
-    chunk.baseAt = offset
-  }
   return { seq: raw.seq, chunk, offset }
 }
 
 /** Records the arrival number that came next after the answer went out (see `JournalEntry.delivered`). */
 export function setDelivered(chunk: Chunk, offset: number, nextArrival: number): void {
-  chunk.view.setFloat64(offset + DELIVERED_AT, nextArrival, true)
+  put(chunk.view, offset, FIELDS.delivered, nextArrival)
 }
 
-/**
- * The strings of the record at `offset`, in order (see `stringsOf`, then the two bodies), those on the base read from
- * it. A shared response body is read by the caller: `undefined` here.
- */
-function stringsAt(chunk: Chunk, offset: number): (string | undefined)[] {
-  const { view } = chunk
-  const count = STRINGS + 2 * (view.getUint16(offset + 52, true) + view.getUint16(offset + 54, true)) + BODIES
-  const flags = view.getUint16(offset + 50, true)
-  const start = offset + FIXED + 4 * count
-  const text = decoder.decode(chunk.bytes.subarray(start, start + view.getUint32(offset + 56, true)))
-  // A base is written whole: one level of reference at most.
-  const base = (flags & ON_BASE) === 0 ? undefined : stringsAt(chunk, view.getUint32(offset + BASE_AT, true))
+/** The strings of the record at `offset`, in the order they were written. */
+function stringsAt(chunk: Chunk, offset: number, count: number): (string | undefined)[] {
+  const { bytes, view } = chunk
+  const lengthsAt = offset + HEADER_BYTES
+  const textStart = lengthsAt + 4 * count
+  const text = decoder.decode(bytes.subarray(textStart, textStart + get(view, offset, FIELDS.textBytes)))
   const strings: (string | undefined)[] = []
   let position = 0
   for (let i = 0; i < count; i++) {
-    const length = view.getUint32(offset + FIXED + 4 * i, true)
-    // A shared body's length is in the table, but its bytes are an earlier entry's: not in this entry's run.
-    const own = length !== ABSENT && length !== SAME && !(i === count - 1 && (flags & RESPONSE_SHARED) !== 0)
-    strings.push(own ? text.slice(position, position + length) : length === SAME ? base?.[i] : undefined)
-    if (own) position += length
+    const length = view.getUint32(lengthsAt + 4 * i, true)
+    if (length === ABSENT) strings.push(undefined)
+    else {
+      strings.push(text.slice(position, position + length))
+      position += length
+    }
   }
   return strings
 }
@@ -241,16 +202,12 @@ function stringsAt(chunk: Chunk, offset: number): (string | undefined)[] {
 export function unpack(stored: Stored): Raw {
   const { chunk, offset } = stored
   const { view } = chunk
-  const number = (at: number): number | undefined => {
-    const value = view.getFloat64(offset + at, true)
-    return Number.isNaN(value) ? undefined : value
-  }
-  const responsePairs = view.getUint16(offset + 52, true)
-  const requestPairs = view.getUint16(offset + 54, true)
-  const strings = stringsAt(chunk, offset)
+  const responsePairs = get(view, offset, FIELDS.responsePairs)
+  const requestPairs = get(view, offset, FIELDS.requestPairs)
+  const strings = stringsAt(chunk, offset, FIXED_STRINGS + 2 * (responsePairs + requestPairs) + 2)
   let index = 0
   const next = (): string | undefined => strings[index++]
-  const [method, path, query, code, scenario, fault, plan, keyHint, operation] = Array.from({ length: STRINGS }, next)
+  const [method, path, query, code, scenario, fault, plan, keyHint, operation] = Array.from({ length: FIXED_STRINGS }, next)
   const headers: Record<string, string> = {}
   // The name is read before the value: a member's key is evaluated before what is assigned to it.
   for (let i = 0; i < responsePairs; i++) headers[next() as string] = next() as string
@@ -262,26 +219,21 @@ export function unpack(stored: Stored): Raw {
     requestHeaders[name] = before === undefined ? value : [...(typeof before === 'string' ? [before] : before), value]
   }
   const body = next()
-  const flags = view.getUint16(offset + 50, true)
-  const sharedAt = view.getUint32(offset + SHARED_AT, true)
-  const responseBody =
-    (flags & RESPONSE_SHARED) === 0
-      ? next()
-      : decoder.decode(chunk.bytes.subarray(sharedAt, sharedAt + view.getUint32(offset + SHARED_AT + 4, true)))
+  const responseBody = next() as string
   return {
-    seq: view.getFloat64(offset, true),
-    at: view.getFloat64(offset + 8, true),
+    seq: get(view, offset, FIELDS.seq),
+    at: get(view, offset, FIELDS.at),
     method: method as string,
     path: path as string,
     query: query as string,
     body,
-    bodySize: number(40),
-    status: view.getUint16(offset + 48, true),
+    bodySize: getMaybe(view, offset, FIELDS.bodySize),
+    status: get(view, offset, FIELDS.status),
     headers,
     requestHeaders: requestHeaders as ApiRequest['headers'],
-    responseBody: responseBody as string,
-    responseTruncated: (flags & RESPONSE_TRUNCATED) !== 0,
-    durationMs: view.getFloat64(offset + 32, true),
+    responseBody,
+    responseTruncated: (get(view, offset, FIELDS.flags) & RESPONSE_TRUNCATED) !== 0,
+    durationMs: get(view, offset, FIELDS.durationMs),
     meta:
       plan === undefined && keyHint === undefined && operation === undefined
         ? undefined
@@ -293,7 +245,7 @@ export function unpack(stored: Stored): Raw {
     code,
     scenario,
     fault,
-    arrival: view.getFloat64(offset + 16, true),
-    delivered: number(DELIVERED_AT),
+    arrival: get(view, offset, FIELDS.arrival),
+    delivered: getMaybe(view, offset, FIELDS.delivered),
   }
 }
