@@ -34,7 +34,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   const data = options.collection === false ? createIndexOnlyData() : createCollectionData()
   // A proxied request must reach the upstream, not msw's handlers (which answer any origin's /v1).
   const proxyFetch: typeof fetch = (input, init) => globalThis.fetch(bypass(new Request(input, init)))
-  const world = createWorld(options.proxy === undefined || options.proxyFetch ? options : { ...options, proxyFetch }, data)
+  const world: World = createWorld(options.proxy === undefined || options.proxyFetch ? options : { ...options, proxyFetch }, data)
   let handlers: HttpHandler[] | undefined
   return Object.defineProperty(world, 'handlers', {
     enumerable: true,

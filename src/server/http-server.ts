@@ -10,7 +10,7 @@ import type { Duplex } from 'node:stream'
 import type { RequestHandler } from 'msw'
 import { problem } from '../core/errors.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
-import type { World } from '../world/create-world.js'
+import type { ServerWorld } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 import type { AdminOptions } from './admin/app.js'
 import { createEventStreams } from './admin/event-stream.js'
@@ -75,7 +75,7 @@ export interface PetStoreServer {
   readonly url: string
   readonly sessions: Sessions
   /** The default world. */
-  readonly petStore: World
+  readonly petStore: ServerWorld
   readonly server: Server
 }
 

@@ -7,7 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'msw'
 import { problem } from '../core/errors.js'
-import type { World } from '../world/create-world.js'
+import type { ServerWorld } from '../world/create-world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
 import type { Delivery, Exchange } from './node-delivery.js'
 import { apiRequest, type Body, hasBody, readBody, readBodyThen, splitUrl } from './node-request.js'
@@ -20,7 +20,7 @@ export interface ServerExchange extends Exchange, LoggedRequest {
   readonly path: string
   readonly query: string
   /** The session's world, once chosen (the default world until then). */
-  world: World
+  world: ServerWorld
   closeAfter: boolean
 }
 

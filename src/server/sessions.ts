@@ -6,7 +6,7 @@
  */
 import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
 import type { PetData } from '../store/pet-data.js'
-import { createWorld, type World } from '../world/create-world.js'
+import { createWorld, type ServerWorld } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
 
 export const DEFAULT_SESSION = 'default'
@@ -14,9 +14,9 @@ const SESSION_NAME = /^[A-Za-z0-9._:-]{1,64}$/
 
 export interface Sessions {
   /** The world of a session, created on first use; `undefined` for an invalid name. */
-  get(name: string | undefined): World | undefined
+  get(name: string | undefined): ServerWorld | undefined
   /** The default world. */
-  readonly main: World
+  readonly main: ServerWorld
   /** Names of the live sessions, the default first, then least recently used first. */
   names(): string[]
   readonly size: number
@@ -36,19 +36,19 @@ export function createSessions(
   options: PetStoreOptions,
   max: number,
   dataFor?: (name: string) => PetData,
-  worldFor?: (name: string, shared: { journalBudget: JournalBudget }) => World,
+  worldFor?: (name: string, shared: { journalBudget: JournalBudget }) => ServerWorld,
 ): Sessions {
   const journalBudget = createJournalBudget(options.journalMaxBytes)
   // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
   const create = (name: string) => (worldFor ? worldFor(name, { journalBudget }) : createWorld(options, dataFor?.(name), { journalBudget }))
   const main = create(DEFAULT_SESSION)
   // A Map: session names come from clients (`__proto__` is a name like any other).
-  const live = new Map<string, World>()
-  const touch = (name: string, world: World) => {
+  const live = new Map<string, ServerWorld>()
+  const touch = (name: string, world: ServerWorld) => {
     live.delete(name)
     live.set(name, world)
     while (live.size > max) {
-      const [oldest, evicted] = live.entries().next().value as [string, World]
+      const [oldest, evicted] = live.entries().next().value as [string, ServerWorld]
       live.delete(oldest)
       // Its journal gives its bytes back to the shared budget.
       evicted.journal.clear()

@@ -65,8 +65,6 @@ export interface World {
   readonly events: WorldEvents
   /** The whole state: pets, next id, counters and bans, clock. */
   snapshot(): WorldSnapshot
-  /** The same, with the pets read from the storage as a writer writes them (`SteppedSnapshot`): nothing is copied. */
-  snapshotInSteps(): SteppedSnapshot
   /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
   restore(snapshot: unknown): Promise<void>
   /** The name of the current scenario. */
@@ -79,6 +77,12 @@ export interface World {
   ready(): Promise<void>
   /** Back to the seeded state of the current scenario: pets, ids, counters, bans, journal; the clock returns to real time (or the scenario's start). */
   reset(): Promise<void>
+}
+
+/** A world as the standalone server holds it: the public `World`, and what its state file and replicas use of it. */
+export interface ServerWorld extends World {
+  /** The whole state with the pets read from the storage as a writer writes them (`SteppedSnapshot`): nothing is copied. */
+  snapshotInSteps(): SteppedSnapshot
   /**
    * Takes on the keys and faults of scenario `name`, nothing else: a replica (`--redis`) follows another one's switch,
    * whose pets, counters and clock are already in the shared store.
@@ -101,7 +105,7 @@ function stateWith<P>(storage: { pets: P; nextId: bigint }, rateLimiter: QuotaSt
  * const world = createWorld({ seed: 7 })
  * const response = await world.fetch('/v1/pets', { headers: { Authorization: 'Bearer test-free' } })
  */
-export function createWorld(options: PetStoreOptions = {}, data: PetData = createIndexOnlyData(), shared: WorldShared = {}): World {
+export function createWorld(options: PetStoreOptions = {}, data: PetData = createIndexOnlyData(), shared: WorldShared = {}): ServerWorld {
   const resolved = resolveOptions(options)
   const { clock, basePath, scenarios: catalogue } = resolved
   const rateLimiter = quotaOf(shared.quota, clock, resolved.rateLimit)

@@ -4,7 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { StoreUnavailableError } from '../../core/errors.js'
-import type { World } from '../../world/create-world.js'
+import type { ServerWorld } from '../../world/create-world.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
 import { type RouteContext, refuse, worldOf } from './common.js'
@@ -22,7 +22,7 @@ export interface AdminOptions extends AccessRule {
   readonly maxNameLength?: number | undefined
   readonly startedAt: number
   /** Called after an admin call changed a session's world (before it answers), for the state file. */
-  readonly onChange: (session: string, world: World) => void
+  readonly onChange: (session: string, world: ServerWorld) => void
   /** The server's health beyond "ok": a reason when it is degraded (a state file that cannot be written). */
   readonly degraded: () => string | undefined
   /** The open event streams, which the server ends when it closes. */

@@ -4,7 +4,7 @@
  */
 import type { Request, Response } from 'express'
 import { type ErrorCode, problem } from '../../core/errors.js'
-import type { World } from '../../world/create-world.js'
+import type { ServerWorld } from '../../world/create-world.js'
 
 /** Answers an admin request with an Error body. */
 export function refuse(res: Response, code: ErrorCode, message: string): void {
@@ -13,7 +13,7 @@ export function refuse(res: Response, code: ErrorCode, message: string): void {
 }
 
 /** The world of the session the request names (set by the admin app's guard). */
-export const worldOf = (res: Response): World => res.locals.world as World
+export const worldOf = (res: Response): ServerWorld => res.locals.world as ServerWorld
 
 export interface RouteContext {
   /** Passes `value` through after telling the server the request's world changed (call before answering). */

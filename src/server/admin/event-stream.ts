@@ -15,7 +15,7 @@
 import { Buffer } from 'node:buffer'
 import type { Request, Response } from 'express'
 import { stringifyJson } from '../../core/json.js'
-import type { World } from '../../world/create-world.js'
+import type { ServerWorld } from '../../world/create-world.js'
 import { clockView } from '../../world/events.js'
 import { refuse, worldOf } from './common.js'
 import { type EventStreams, frame, MAX_EVENT_STREAMS } from './event-streams.js'
@@ -52,7 +52,7 @@ function replayFrom(req: Request): number | undefined {
  * entry under the admin read budget; what it leaves out (past 1,000 entries or 1 MiB, or all when the budget is spent)
  * is told as a `gap` for the client to read from `GET /__mock/requests?after=`.
  */
-async function replay(res: Response, reads: AdminReads, world: World, after: number, until: number): Promise<void> {
+async function replay(res: Response, reads: AdminReads, world: ServerWorld, after: number, until: number): Promise<void> {
   const release = reads.take()
   const gap = (last: number) => (last < until ? frame('gap', JSON.stringify({ after: last, before: until + 1 })) : '')
   if (!release) return void res.write(gap(after))
@@ -133,7 +133,7 @@ export function eventStreamRoute(streams: EventStreams, reads: AdminReads, sessi
  * shares (one string per event, not one per stream) while its socket is backed up; it is written once the socket
  * drains. A client that stops reading is cut off once its socket's buffer and that list hold `MAX_PENDING_BYTES`.
  */
-function followWorld(res: Response, streams: EventStreams, world: World): { flush(): void; hold(on: boolean): void } {
+function followWorld(res: Response, streams: EventStreams, world: ServerWorld): { flush(): void; hold(on: boolean): void } {
   let pending: string[] = []
   let pendingBytes = 0
   let held = false

@@ -5,7 +5,7 @@
  * 020; `npm run bench -- --only=abuse-reads`). The streams of a world send the first `REQUEST_EVENTS_PER_SECOND`
  * `request` events of each second, and all streams of the server `REQUEST_FRAMES_PER_SECOND` together at most.
  */
-import type { World } from '../../world/create-world.js'
+import type { ServerWorld } from '../../world/create-world.js'
 import type { WorldEvent } from '../../world/events.js'
 
 /** What a stream does with what its world's tap hands it. */
@@ -20,7 +20,7 @@ export interface StreamSink {
 export interface EventStreams {
   readonly size: number
   /** Hands `sink` the frames of `world`'s events from now on; returns what stops it and frees its slot. */
-  follow(world: World, sink: StreamSink): () => void
+  follow(world: ServerWorld, sink: StreamSink): () => void
   closeAll(): void
   /** How long a stream gathers frames before it writes them: 50 ms, longer with many streams (200 writes a second in all). */
   readonly flushEveryMs: number
@@ -45,7 +45,7 @@ function toFrame(event: WorldEvent): string {
 }
 
 /** One world's subscription, shared by its streams. */
-function createTap(world: World, share: () => number, gone: () => void) {
+function createTap(world: ServerWorld, share: () => number, gone: () => void) {
   const sinks = new Set<StreamSink>()
   let second = Math.floor(Date.now() / 1000)
   let sent = 0
@@ -103,7 +103,7 @@ function createTap(world: World, share: () => number, gone: () => void) {
  * app.get('/__mock/events', eventStreamRoute(streams, reads, (res) => 'default'))
  */
 export function createEventStreams(): EventStreams {
-  const taps = new Map<World, ReturnType<typeof createTap>>()
+  const taps = new Map<ServerWorld, ReturnType<typeof createTap>>()
   const ends = new Set<() => void>()
   // Every stream gets each frame its world's tap sends: with 5 streams open each world sends 1,000 a second, with 100 50.
   const share = () => Math.max(10, Math.min(REQUEST_EVENTS_PER_SECOND, Math.floor(REQUEST_FRAMES_PER_SECOND / Math.max(1, ends.size))))

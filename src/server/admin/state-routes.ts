@@ -5,12 +5,12 @@ import type { Express } from 'express'
 import { toEpochMs } from '../../clock.js'
 import { plainMessage } from '../../core/errors.js'
 import { snapshotPieces } from '../../snapshot.js'
-import type { World } from '../../world/create-world.js'
+import type { ServerWorld } from '../../world/create-world.js'
 import { clockView } from '../../world/events.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
 import { type AdminReads, streamPieces } from './journal-reads.js'
 
-const clockState = (world: World) => clockView(world.clock)
+const clockState = (world: ServerWorld) => clockView(world.clock)
 
 /**
  * @example

@@ -8,7 +8,7 @@
  */
 import { type Clock, createClock } from '../../clock.js'
 import type { JournalBudget } from '../../journal/budget.js'
-import { createWorld, type World } from '../../world/create-world.js'
+import { createWorld, type ServerWorld } from '../../world/create-world.js'
 import type { PetStoreOptions } from '../../world/options.js'
 import type { ChangeMessage, RedisLink } from './link.js'
 import { createRedisPetData, createRedisQuota, type SessionKeys, sessionKeys } from './store.js'
@@ -19,7 +19,7 @@ export const SHARED_JOURNAL_MAX = 1_000
 const isClock = (value: unknown): value is Clock => typeof value === 'object' && value !== null && 'now' in value && 'advance' in value
 
 /** Reads the clock and scenario Redis holds and takes them on, without telling the others (they told us). */
-async function follow(link: RedisLink, keys: SessionKeys, world: World, applying: { remote: boolean }): Promise<void> {
+async function follow(link: RedisLink, keys: SessionKeys, world: ServerWorld, applying: { remote: boolean }): Promise<void> {
   const [clock, scenario] = (await Promise.all([
     link.command(['HGETALL', keys.key('clock')]),
     link.command(['GET', keys.key('scenario')]),
@@ -58,7 +58,7 @@ function journalMirror(link: RedisLink, keys: SessionKeys, session: string) {
 
 export interface SharedWorlds {
   /** A session's world over Redis (the server's sessions call it on first use of a name). */
-  worldFor(session: string, shared: { journalBudget?: JournalBudget }): World
+  worldFor(session: string, shared: { journalBudget?: JournalBudget }): ServerWorld
 }
 
 /**
@@ -76,7 +76,7 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
       const given = options.clock
       const clock = isClock(given) ? given : createClock()
       if (given !== undefined && !isClock(given)) clock.set(given)
-      let world: World | undefined
+      let world: ServerWorld | undefined
       let quota: ReturnType<typeof createRedisQuota> | undefined
       // Requests wait until this replica has caught up with a session another one started (its clock, its scenario).
       let caughtUp: Promise<void> = Promise.resolve()

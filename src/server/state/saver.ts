@@ -13,7 +13,7 @@
 import { performance } from 'node:perf_hooks'
 import { StaleSnapshotError, stringifySnapshot } from '../../snapshot.js'
 import { createIndexOnlyData, type IndexOnlyData } from '../../store/pet-data.js'
-import type { World } from '../../world/create-world.js'
+import type { ServerWorld } from '../../world/create-world.js'
 import type { Sessions } from '../sessions.js'
 import { writeStateFile } from './file.js'
 import { openState } from './load.js'
@@ -30,7 +30,7 @@ export interface StateSaver {
   /** Something changed that only the snapshot keeps (counters, clocks): rewrite it soon. */
   changed(): void
   /** An admin call changed a session's world: logged before it answers. */
-  logState(session: string, world: World): void
+  logState(session: string, world: ServerWorld): void
   /** Writes the queued creates now (the server calls it before it sends the answers of a turn). */
   flush(): void
   /** Writes the snapshot now and closes the log; rejects when it cannot be written. */
@@ -79,7 +79,7 @@ function logWriter(current: () => StateLog | undefined, failed: (error: unknown)
  */
 async function writeSnapshot(target: string, log: StateLog, sessions: Sessions, inSteps: boolean): Promise<boolean> {
   const mark = log.mark()
-  const worlds = sessions.names().map((name) => [name, sessions.get(name) as World] as const)
+  const worlds = sessions.names().map((name) => [name, sessions.get(name) as ServerWorld] as const)
   const snapshots = new Map(worlds.map(([name, world]) => [name, inSteps ? world.snapshotInSteps() : world.snapshot()]))
   try {
     await writeStateFile(target, { version: 1, logSeq: mark.seq, sessions: snapshots })
