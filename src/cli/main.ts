@@ -5,10 +5,11 @@
  * (decision 021; `--help` and README give the ones for a load test on one core).
  */
 
-/** Commands beside the server, each in its own module so the server's start-up loads none of them. */
-const COMMANDS = new Set(['verify', 'snapshot'])
+import { COMMANDS } from './parse.js'
+
+// Commands beside the server, each in its own module so the server's start-up loads none of them.
 const [command, ...rest] = process.argv.slice(2)
-if (command !== undefined && COMMANDS.has(command)) {
+if (command !== undefined && Object.hasOwn(COMMANDS, command)) {
   const module = (await import(`./commands/${command}.js`)) as { run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> }
   process.exitCode = await module.run(rest, process.env)
 } else {

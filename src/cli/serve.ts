@@ -7,7 +7,8 @@ import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '..
 import { safeUrl } from '../server/redis/url.js'
 import { StateFileError } from '../server/state/file.js'
 import { PLAN_LIMITS } from '../spec.js'
-import { helpText, parseCli, UsageError, version } from './options.js'
+import { parseCli, SERVE } from './options.js'
+import { usageFailed, version } from './parse.js'
 
 /** The keys as the banner shows them: key, plan, per minute, per day. */
 function keyTable(keys: readonly KeyConfig[]): string[] {
@@ -61,14 +62,10 @@ export async function serve(): Promise<void> {
   try {
     parsed = await parseCli(process.argv.slice(2), process.env)
   } catch (error) {
-    if (error instanceof UsageError) {
-      process.stderr.write(`petstore-mock: ${error.message}\n`)
-      process.exit(2)
-    }
-    throw error
+    process.exit(usageFailed(SERVE, error))
   }
-  if (parsed === 'help') return void process.stdout.write(`${helpText()}\n`)
-  if (parsed === 'version') return void process.stdout.write(`${version()}\n`)
+  // --help or --version: the text to print.
+  if (typeof parsed === 'string') return void process.stdout.write(`${parsed}\n`)
   const { options, config } = parsed
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.

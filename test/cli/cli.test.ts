@@ -1,8 +1,9 @@
 import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { SERVE } from '../../src/cli/options.js'
 import { createPetStore } from '../../src/index.js'
-import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, ROOT, runCli, startCli, startServer } from '../http/support.js'
+import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, runCli, startCli, startServer } from '../http/support.js'
 
 beforeAll(ensureBuilt)
 afterEach(killClis)
@@ -29,40 +30,19 @@ const EXPECTED_OPTIONS = [
   ['media-type-status', 'PETSTORE_MEDIA_TYPE_STATUS'],
 ]
 
-/** The `{ name, env }` pairs of the OPTIONS table in src/cli/options.ts. */
-async function declaredOptions(): Promise<string[][]> {
-  const source = await readFile(join(ROOT, 'src', 'cli', 'options.ts'), 'utf8')
-  return [...source.matchAll(/name: '([a-z-]+)',\s*env: '(PETSTORE_[A-Z_]+)'/g)].map((match) => [match[1] ?? '', match[2] ?? ''])
-}
+/** The `[name, env]` pairs of the server's table of options (src/cli/options.ts). */
+const declaredOptions = () => Object.entries(SERVE.options).map(([name, spec]) => [name, spec.env])
 
 const listPets = (url: string, query = 'limit=100') => fetch(`${url}/v1/pets?${query}`, { headers: auth('test-pro') })
 
 describe('usage', () => {
-  it('declares every option of the issue, each with its environment variable', async () => {
-    expect(await declaredOptions()).toEqual(expect.arrayContaining(EXPECTED_OPTIONS))
-  })
-
-  it('prints every option of src/cli/options.ts with its environment variable for --help', async () => {
-    const { code, stdout, stderr } = await runCli(['--help'])
-    expect(code).toBe(0)
-    expect(stderr).toBe('')
-    for (const [name, env] of await declaredOptions()) {
-      expect(stdout).toContain(`--${name}`)
-      expect(stdout).toContain(env)
-    }
-    expect(stdout).toContain('--help')
+  it('declares every option of the issue, each with its environment variable', () => {
+    expect(declaredOptions()).toEqual(expect.arrayContaining(EXPECTED_OPTIONS))
   })
 
   it('gives the node flags for a load test on one core for --help (decision 021)', async () => {
     const { stdout } = await runCli(['--help'])
     expect(stdout).toMatch(/^ {2}node --max-semi-space-size=16 --single-threaded-gc .*\/dist\/src\/cli\/main\.js/m)
-  })
-
-  it('prints the version for --version', async () => {
-    const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { version: string }
-    const { code, stdout } = await runCli(['--version'])
-    expect(code).toBe(0)
-    expect(stdout.trim()).toBe(pkg.version)
   })
 
   it('refuses an unknown option with exit code 2, naming it', async () => {

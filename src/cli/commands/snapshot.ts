@@ -5,13 +5,13 @@
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
-import { parseArgs } from 'node:util'
 import type { PetRecord } from '../../schemas.js'
 import { writeStateFile } from '../../server/state/file.js'
 import { segmentsOf } from '../../server/state/log.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../../snapshot.js'
 import { PAGE_SIZE } from '../../spec.js'
 import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
+import { COMMANDS, type Command, oneOf, type Parsed, parseCommand, UsageError, usageFailed, wholeNumber } from '../parse.js'
 import { type Listing, ReadError, type ReadResult, readPets } from './snapshot-read.js'
 
 const PREFIX = 'petstore-mock snapshot'
@@ -29,24 +29,56 @@ interface SnapshotOptions {
   maxBodyBytes: number
 }
 
-type ParsedOptions = { ok: true; options: SnapshotOptions } | { ok: false; message: string } | 'help'
+/** The base address as given, checked: http(s), ending with /v1, no query; returned without a trailing slash. */
+function readTarget(text: string, label: string): string {
+  let url: URL
+  try {
+    url = new URL(text)
+  } catch {
+    throw new UsageError(`${label} must be a URL like https://staging.example.com/v1, got ${JSON.stringify(text)}.`)
+  }
+  const path = url.pathname.replace(/\/+$/, '')
+  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || !path.endsWith('/v1'))
+    throw new UsageError(
+      `${label} must be the http(s) base address ending with /v1 (e.g. https://staging.example.com/v1), got ${JSON.stringify(text)}.`,
+    )
+  if (url.username || url.password) throw new UsageError(`${label} must not hold a user or password: pass the API key with --key.`)
+  return `${url.origin}${path}`
+}
 
-function helpText(): string {
-  return [
-    `${PREFIX}: reads a Pet Store deployment's pets (GET /pets) into a state the mock loads, so it serves that catalogue.`,
-    '',
-    'Usage: petstore-mock snapshot --target URL --key KEY --out FILE [options]',
-    '',
-    'Options:',
-    '  --target URL        Base address of the deployment, ending with /v1, e.g. https://staging.example.com/v1',
-    `  --key KEY           API key for the target, sent as a Bearer token; never printed [env ${KEY_ENV}]`,
-    '  --out FILE          File to write (replaced if it exists); its folder must exist',
-    '  --format FORMAT     state-file (default): the --state-file format; world: one world, the body PUT /__mock/state takes',
-    '  --max N             Write at most N pets: those with the N lowest ids',
-    '  --max-wait S        Longest wait the target may ask for (rate limit), in seconds (default 120); a longer one exits 1',
-    `  --max-body-bytes N  Bytes one answer may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one exits 1`,
-    '  --help              Show this help',
-    '',
+/** Checked here, without the key in the message: fetch would reject it with the value in its message. */
+function readKey(text: string, label: string): string {
+  if (!/^[\x21-\x7e]*$/.test(text)) throw new UsageError(`${label} must be printable ASCII without spaces (the key is not shown).`)
+  return text
+}
+
+const OPTIONS = {
+  target: { value: 'URL', help: 'Base address of the deployment, ending with /v1, e.g. https://staging.example.com/v1', read: readTarget },
+  key: { value: 'KEY', env: KEY_ENV, help: 'API key for the target, sent as a Bearer token; never printed', read: readKey },
+  out: { value: 'FILE', help: 'File to write (replaced if it exists); its folder must exist', read: (text: string) => resolve(text) },
+  format: {
+    value: 'FORMAT',
+    help: 'state-file (default): the --state-file format; world: one world, the body PUT /__mock/state takes',
+    read: oneOf(FORMATS),
+  },
+  max: { value: 'N', help: 'Write at most N pets: those with the N lowest ids', read: wholeNumber(1, 1_000_000) },
+  'max-wait': {
+    value: 'S',
+    help: 'Longest wait the target may ask for (rate limit), in seconds (default 120); a longer one exits 1',
+    read: wholeNumber(0, 86_400),
+  },
+  'max-body-bytes': {
+    value: 'N',
+    help: `Bytes one answer may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one exits 1`,
+    read: wholeNumber(1, 1024 * 1024 * 1024),
+  },
+} as const
+
+export const SNAPSHOT: Command<typeof OPTIONS> = {
+  name: PREFIX,
+  options: OPTIONS,
+  intro: [`${PREFIX}: ${COMMANDS.snapshot}`, '', 'Usage: petstore-mock snapshot --target URL --key KEY --out FILE [options]'],
+  outro: [
     `Reads GET /pets?limit=${PAGE_SIZE.max} once per status (available, pending, sold) and once without one, merged by id.`,
     `The API shows no paging beyond limit (at most ${PAGE_SIZE.max}), so at most ${PAGE_SIZE.max} pets per status, about`,
     `${PAGE_SIZE.max * 4} distinct pets in all, can be read. Waits when the target says no request is left`,
@@ -60,79 +92,17 @@ function helpText(): string {
     '  petstore-mock snapshot --target http://127.0.0.1:4010/v1 --key test-pro --out small.json --max 20',
     '  petstore-mock snapshot --target http://127.0.0.1:4010/v1 --key test-pro --format world --out world.json',
     '  curl -X PUT --data-binary @world.json http://127.0.0.1:4010/__mock/state',
-  ].join('\n')
+  ],
 }
 
-/** The base address as given, checked: http(s), ending with /v1, no query; returned without a trailing slash. */
-function checkTarget(text: string): { ok: true; target: string } | { ok: false; message: string } {
-  let url: URL
-  try {
-    url = new URL(text)
-  } catch {
-    return { ok: false, message: `--target must be a URL like https://staging.example.com/v1, got ${JSON.stringify(text)}.` }
-  }
-  const path = url.pathname.replace(/\/+$/, '')
-  if (!/^https?:$/.test(url.protocol) || url.search || url.hash || !path.endsWith('/v1'))
-    return {
-      ok: false,
-      message: `--target must be the http(s) base address ending with /v1 (e.g. https://staging.example.com/v1), got ${JSON.stringify(text)}.`,
-    }
-  if (url.username || url.password) return { ok: false, message: '--target must not hold a user or password: pass the API key with --key.' }
-  return { ok: true, target: `${url.origin}${path}` }
-}
-
-function wholeNumber(name: string, text: string | undefined, min: number, max: number): number | string | undefined {
-  if (text === undefined) return undefined
-  if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-    return `--${name} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`
-  return Number(text)
-}
-
-/** The command line checked into options, or the first problem with its fix. */
-function parseOptions(argv: string[], env: NodeJS.ProcessEnv): ParsedOptions {
-  let values: Record<string, string | boolean | undefined>
-  try {
-    ;({ values } = parseArgs({
-      args: argv,
-      strict: true,
-      allowPositionals: false,
-      options: {
-        target: { type: 'string' },
-        key: { type: 'string' },
-        out: { type: 'string' },
-        format: { type: 'string' },
-        max: { type: 'string' },
-        'max-wait': { type: 'string' },
-        'max-body-bytes': { type: 'string' },
-        help: { type: 'boolean' },
-      },
-    }))
-  } catch (error) {
-    return { ok: false, message: `${(error as Error).message}. See petstore-mock snapshot --help.` }
-  }
-  if (values.help) return 'help'
-  const text = (name: string) => (typeof values[name] === 'string' ? (values[name] as string) : undefined)
-  const targetText = text('target')
-  const key = text('key') ?? env[KEY_ENV]
-  const out = text('out')
-  if (targetText === undefined) return { ok: false, message: '--target URL is required: the base address ending with /v1.' }
-  if (!key) return { ok: false, message: `--key KEY (or ${KEY_ENV}) is required: an API key of the target.` }
-  // Checked here, without the key in the message: fetch would reject it with the value in its message.
-  if (!/^[\x21-\x7e]+$/.test(key)) return { ok: false, message: '--key must be printable ASCII without spaces (the key is not shown).' }
-  if (out === undefined) return { ok: false, message: '--out FILE is required: where to write the state.' }
-  const target = checkTarget(targetText)
-  if (!target.ok) return target
-  const format = text('format') ?? 'state-file'
-  if (!(FORMATS as readonly string[]).includes(format))
-    return { ok: false, message: `--format must be state-file or world, got ${JSON.stringify(format)}.` }
-  const max = wholeNumber('max', text('max'), 1, 1_000_000)
-  const maxWait = wholeNumber('max-wait', text('max-wait'), 0, 86_400) ?? 120
-  if (typeof max === 'string') return { ok: false, message: max }
-  if (typeof maxWait === 'string') return { ok: false, message: maxWait }
-  const maxBodyBytes = wholeNumber('max-body-bytes', text('max-body-bytes'), 1, 1024 * 1024 * 1024) ?? DEFAULT_TARGET_BODY_BYTES
-  if (typeof maxBodyBytes === 'string') return { ok: false, message: maxBodyBytes }
-  const options = { target: target.target, key, out: resolve(out), format: format as Format, max, maxWaitMs: maxWait * 1000, maxBodyBytes }
-  return { ok: true, options }
+/** The required options, checked after the table has read each one given. */
+function snapshotOptions({ values }: Parsed<typeof OPTIONS>): SnapshotOptions {
+  const { target, key, out } = values
+  if (target === undefined) throw new UsageError('--target URL is required: the base address ending with /v1.')
+  if (!key) throw new UsageError(`--key KEY (or ${KEY_ENV}) is required: an API key of the target.`)
+  if (out === undefined) throw new UsageError('--out FILE is required: where to write the state.')
+  const { format = 'state-file', max, 'max-wait': maxWait = 120, 'max-body-bytes': maxBodyBytes = DEFAULT_TARGET_BODY_BYTES } = values
+  return { target, key, out, format, max, maxWaitMs: maxWait * 1000, maxBodyBytes }
 }
 
 /** Checks, before any request spends quota, that the file can be written and that no change log would be replayed over it. */
@@ -202,20 +172,24 @@ function summary(options: SnapshotOptions, world: WorldSnapshot, read: number, l
  * process.exitCode = await run(['--target', 'https://staging.example.com/v1', '--out', 'staging.json'], process.env)
  */
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  const parsed = parseOptions(argv, env)
-  if (parsed === 'help') {
-    process.stdout.write(`${helpText()}\n`)
-    return 0
+  let options: SnapshotOptions
+  try {
+    const parsed = parseCommand(SNAPSHOT, argv, env)
+    // --help or --version: the text to print.
+    if (typeof parsed === 'string') {
+      process.stdout.write(`${parsed}\n`)
+      return 0
+    }
+    options = snapshotOptions(parsed)
+  } catch (error) {
+    return usageFailed(SNAPSHOT, error)
   }
   // The key is never printed, not even where the target's own messages repeat it.
-  const key = parsed.ok ? parsed.options.key : undefined
-  const report = (line: string) => void process.stderr.write(`${key ? line.split(key).join('<key>') : line}\n`)
+  const report = (line: string) => void process.stderr.write(`${line.split(options.key).join('<key>')}\n`)
   const fail = (message: string, code: number) => {
     report(`${PREFIX}: ${message}`)
     return code
   }
-  if (!parsed.ok) return fail(parsed.message, 2)
-  const { options } = parsed
   const problem = await checkOut(options)
   if (problem !== undefined) return fail(problem, 2)
   report(

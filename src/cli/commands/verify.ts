@@ -2,11 +2,160 @@
  * `petstore-mock verify --target URL --key KEY` (issue #15): checks a deployment of the Pet Store API against the
  * spec and the mock, and prints the report. Exit codes: 0 everything agrees, 1 something differs, 2 a usage error,
  * an unreachable target or a file that cannot be read or written. Keys are never printed.
+ *
+ * Its command line: each option a flag (the target and keys also an environment variable, so keys stay out of
+ * process lists and CI logs), read by the shared parser (../parse.ts) from the table below; `--help` is written from
+ * the same table, with an example each.
  */
 import { plainMessage } from '../../core/errors.js'
-import { parseVerifyArgs, type VerifyCli, VerifyUsageError, verifyHelpText } from '../../verify/args.js'
+import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
 import { redact } from '../../verify/report.js'
+import type { VerifyOptions } from '../../verify/types.js'
 import type { PetStoreOptions } from '../../world/options.js'
+import { COMMANDS, type Command, parseCommand, UsageError, usageFailed, wholeNumber } from '../parse.js'
+
+function readTarget(text: string, label: string): string {
+  if (!/^https?:\/\/[^/]/i.test(text) || !URL.canParse(text))
+    throw new UsageError(
+      `${label} must be an http or https URL ending with the base path, e.g. https://staging.petstore.example/v1, got ${JSON.stringify(text)}.`,
+    )
+  return text
+}
+
+const OPTIONS = {
+  target: {
+    value: 'URL',
+    env: 'PETSTORE_VERIFY_TARGET',
+    help: 'Base address of the deployment, ending with /v1 (required)',
+    example: '--target https://staging.petstore.example/v1',
+    read: readTarget,
+  },
+  key: {
+    value: 'KEY',
+    env: 'PETSTORE_VERIFY_KEY',
+    help: 'An API key of the target (required; never printed)',
+    example: '--key "$STAGING_KEY"',
+  },
+  'free-key': {
+    value: 'KEY',
+    env: 'PETSTORE_VERIFY_FREE_KEY',
+    help: 'A Free-plan key of the target, for the quota checks (never printed)',
+    example: '--free-key "$STAGING_FREE_KEY"',
+  },
+  config: {
+    value: 'FILE',
+    help: "The mock's options to verify: a config file as the server's --config reads it (default the mock's defaults)",
+    example: '--config petstore-mock.json',
+  },
+  'allow-writes': {
+    help: 'Also send POST /pets (pets named "petstore-mock verify <ISO time>") and a DELETE of an id no pet has',
+    example: '--allow-writes',
+  },
+  'allow-quota': {
+    help: "Use up the free key's minute to see the 429, Retry-After and the window (needs --free-key)",
+    example: '--allow-quota',
+  },
+  'allow-ban': {
+    help: 'Retry before Retry-After until the free key is banned (needs --allow-quota; the key stays banned for a while)',
+    example: '--allow-ban',
+  },
+  'max-requests': {
+    value: 'N',
+    help: 'Requests sent to the target at most (default 200); checks past it are skipped',
+    example: '--max-requests 100',
+    read: wholeNumber(1, 100_000),
+  },
+  'max-wait': {
+    value: 'SECONDS',
+    help: 'The longest Retry-After verify waits for (default 65); a longer one skips the check',
+    example: '--max-wait 0',
+    read: wholeNumber(0, 86_400),
+  },
+  timeout: {
+    value: 'MS',
+    help: 'How long one request may take, its answer read whole (default 10000)',
+    example: '--timeout 5000',
+    read: wholeNumber(1, 600_000),
+  },
+  'max-body-bytes': {
+    value: 'N',
+    help: `Bytes one answer of the target may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one is read no further`,
+    example: '--max-body-bytes 1048576',
+    read: wholeNumber(1, 1024 * 1024 * 1024),
+  },
+  'write-config': {
+    value: 'FILE',
+    help: 'Write the options that make the mock answer like the target as a config file (over --config)',
+    example: '--write-config petstore-mock.json',
+  },
+  json: { help: 'Print the report as JSON instead of a table', example: '--json' },
+} as const
+
+export const VERIFY: Command<typeof OPTIONS> = {
+  name: 'petstore-mock verify',
+  options: OPTIONS,
+  intro: [
+    `petstore-mock verify: ${COMMANDS.verify}`,
+    'For each check: what the spec says, what the target did, what the mock does, and the option that makes the mock match.',
+    'Read-only unless --allow-writes. Exit 0 when everything agrees, 1 when something differs, 2 for a usage error or an unreachable target.',
+    '',
+    'Usage: petstore-mock verify --target URL --key KEY [options]',
+  ],
+  outro: [
+    'Examples:',
+    '  petstore-mock verify --target http://127.0.0.1:4010/v1 --key test-pro',
+    '  PETSTORE_VERIFY_KEY="$STAGING_KEY" petstore-mock verify --target "$STAGING_URL" --allow-writes --json',
+    '  petstore-mock verify --target "$STAGING_URL" --key "$STAGING_KEY" --free-key "$STAGING_FREE_KEY" --allow-quota \\',
+    '    --write-config petstore-mock.json && petstore-mock --config petstore-mock.json',
+    '',
+    'docs/verify.md lists every check and what verify cannot see from outside.',
+  ],
+}
+
+interface VerifyCli {
+  readonly verify: Omit<VerifyOptions, 'fetch' | 'mock' | 'onProgress'>
+  readonly config?: string
+  readonly writeConfig?: string
+  readonly json: boolean
+}
+
+/**
+ * Reads the flags (and the environment for target and keys), or the text to print for --help or --version; throws
+ * UsageError, naming the fix.
+ */
+function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv): VerifyCli | string {
+  const parsed = parseCommand(VERIFY, argv, env)
+  if (typeof parsed === 'string') return parsed
+  const { values } = parsed
+  const { target, key } = values
+  if (target === undefined)
+    throw new UsageError('--target is required: the base address of the deployment, e.g. --target https://staging.petstore.example/v1.')
+  if (key === undefined || key === '') throw new UsageError('--key is required: an API key of the target (or PETSTORE_VERIFY_KEY).')
+  const freeKey = values['free-key']
+  const allowQuota = values['allow-quota'] === true
+  const allowBan = values['allow-ban'] === true
+  if (allowQuota && freeKey === undefined) throw new UsageError('--allow-quota needs --free-key KEY: a Free-plan key of the target.')
+  if (allowBan && !allowQuota) throw new UsageError('--allow-ban needs --allow-quota (and --free-key): the ban follows a 429.')
+  const verify = {
+    target,
+    key,
+    freeKey,
+    allowWrites: values['allow-writes'] === true,
+    allowQuota,
+    allowBan,
+    maxRequests: values['max-requests'],
+    maxWaitSeconds: values['max-wait'],
+    timeoutMs: values.timeout,
+    maxBodyBytes: values['max-body-bytes'],
+  }
+  const { config, 'write-config': writeConfig } = values
+  return {
+    verify,
+    json: values.json === true,
+    ...(config === undefined ? {} : { config }),
+    ...(writeConfig === undefined ? {} : { writeConfig }),
+  }
+}
 
 /**
  * Runs the command; resolves with its exit code.
@@ -15,16 +164,15 @@ import type { PetStoreOptions } from '../../world/options.js'
  * process.exitCode = await run(['--target', 'http://127.0.0.1:4010/v1', '--key', 'test-pro'], process.env)
  */
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let cli: VerifyCli | 'help'
+  let cli: VerifyCli | string
   try {
     cli = parseVerifyArgs(argv, env)
   } catch (error) {
-    if (!(error instanceof VerifyUsageError)) throw error
-    process.stderr.write(`petstore-mock verify: ${error.message}\n`)
-    return 2
+    return usageFailed(VERIFY, error)
   }
-  if (cli === 'help') {
-    process.stdout.write(`${verifyHelpText()}\n`)
+  // --help or --version: the text to print.
+  if (typeof cli === 'string') {
+    process.stdout.write(`${cli}\n`)
     return 0
   }
   const secrets = [cli.verify.key, cli.verify.freeKey ?? '']
