@@ -4,7 +4,7 @@
  */
 import { z } from 'zod'
 import { MAX_TIME } from './clock.js'
-import { type PetsWithText, type PetTexts, parseJson, serializePet, stringifyJson } from './core/json.js'
+import { type PetTexts, parseJson, serializePet, stringifyJson } from './core/json.js'
 import { INT64_MAX, PetRecordSchema } from './schemas.js'
 
 /** A count: a whole number from 0. */
@@ -87,11 +87,13 @@ export class StaleSnapshotError extends Error {}
 
 const isStepped = (snapshot: WorldSnapshot | SteppedSnapshot): snapshot is SteppedSnapshot => 'current' in snapshot.pets
 
-/** A plain snapshot as a `SteppedSnapshot`: its pets are its own array, so they stay current. */
+/**
+ * A plain snapshot as a `SteppedSnapshot`: its pets are its own array, so they stay current, and each is written as it
+ * goes (a storage's own texts come through `World.snapshotInSteps`).
+ */
 export function steppedOf(snapshot: WorldSnapshot): SteppedSnapshot {
   const { pets } = snapshot
-  // The texts the storage keeps, when the pets come from a world's snapshot (see `PetsWithText`).
-  const textOf = (pets as PetsWithText).textOf ?? ((i: number) => serializePet(pets[i] as WorldSnapshot['pets'][number]))
+  const textOf = (i: number) => serializePet(pets[i] as WorldSnapshot['pets'][number])
   return { ...snapshot, pets: { length: pets.length, textOf, current: () => true } }
 }
 

@@ -119,7 +119,7 @@ const withHeaders = (response: ApiResponse, headers: Record<string, string>): Ap
 
 /** A page of pets as the response body: the one the store keeps ready, else written now. */
 function listed(page: PetPage): ApiResponse {
-  return json(200, page.json ?? serializePage(page))
+  return json(200, page.json ?? serializePage(page.entries))
 }
 
 /** Reads the query of `GET /pets` in a mode (`createListQueryReader`: one per API, keeping recent results). */
@@ -129,7 +129,7 @@ type ListQueryReader = (query: string, mode: QueryValidation) => ListQueryResult
 function listPets(world: ApiWorld, request: ApiRequest, readListQuery: ListQueryReader): ApiResult {
   const query = readListQuery(request.query, world.options.queryValidation)
   if (!query.ok) return problem('invalid_query_parameter', query.message)
-  const entries = query.statusMatchesNothing ? [] : world.pets.list(query.status, query.limit)
+  const entries = query.statusMatchesNothing ? { entries: [] } : world.pets.list(query.status, query.limit)
   return entries instanceof Promise ? entries.then(listed) : listed(entries)
 }
 

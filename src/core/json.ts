@@ -157,26 +157,15 @@ export function parseJson(text: string): JsonParseResult {
 }
 
 /**
- * A world's pets as its storage hands them to a snapshot: with `textOf(i)`, the JSON text it keeps of pet `i` (the
- * `serializePet` text), so a writer of the state file does not build it again. Not enumerable: the array still
- * compares and prints as the pets it is.
- */
-export type PetsWithText = PetRecord[] & { readonly textOf?: (index: number) => string }
-
-/**
- * The pets' texts, read one by one from the storage while the world goes on answering (the state file's writer,
- * issue #18): nothing is copied when it is taken. `current()` says whether they are still the pets as they were then
- * (creates after it only append, which leaves them so).
+ * The pets' texts as their storage keeps them, read one by one while the world goes on answering
+ * (`World.snapshotInSteps`, the state file's writer): nothing is copied or written again when it is taken.
+ * `current()` says whether they are still the pets as they were then (creates after it only append, which leaves
+ * them so).
  */
 export interface PetTexts {
   readonly length: number
   textOf(index: number): string
   current(): boolean
-}
-
-/** Gives `pets` the texts of `textOf` (see `PetsWithText`). */
-export function withPetTexts(pets: PetRecord[], textOf: (index: number) => string): PetsWithText {
-  return Object.defineProperty(pets, 'textOf', { value: textOf, enumerable: false })
 }
 
 /**

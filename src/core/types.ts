@@ -68,8 +68,12 @@ export interface PetEntry {
   readonly json: string
 }
 
-/** A page of pets as `list` returns it; `json` is its response body when the storage keeps pages ready (issue #18). */
-export type PetPage = readonly PetEntry[] & { readonly json?: string }
+/** A page of pets as `list` returns it, in id order. */
+export interface PetPage {
+  readonly entries: readonly PetEntry[]
+  /** The page's response body, when the storage keeps pages ready (`src/store/pet-index.ts`); else it is written from `entries`. */
+  readonly json?: string
+}
 
 /** The pets as the core sees them. The store implements it with indexes (no full scans). */
 export interface PetRepository {

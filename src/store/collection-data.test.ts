@@ -1,15 +1,16 @@
 import { describe, expect, it } from 'vitest'
+import type { PetPage } from '../core/types.js'
 import { createCollectionData } from './collection-data.js'
 import { createIndexOnlyData } from './pet-data.js'
 import { generatePets } from './seed.js'
 
-const ids = (entries: readonly { pet: { id: bigint } }[]) => entries.map((entry) => entry.pet.id)
+const ids = (page: PetPage) => page.entries.map((entry) => entry.pet.id)
 
 describe('createCollectionData', () => {
   it('lists every loaded pet at once, before the collection has caught up', () => {
     const data = createCollectionData()
     void data.load(generatePets({ seed: 1, count: 30, categories: 3 }))
-    expect(data.repository.list(undefined, 100)).toHaveLength(30)
+    expect(data.repository.list(undefined, 100).entries).toHaveLength(30)
     expect(data.collection.count()).toBe(0)
   })
 
@@ -18,7 +19,7 @@ describe('createCollectionData', () => {
     void data.load(generatePets({ seed: 1, count: 30, categories: 3 }))
     for (let tick = 0; tick < 20; tick++) {
       await Promise.resolve()
-      expect(data.repository.list(undefined, 100)).toHaveLength(30)
+      expect(data.repository.list(undefined, 100).entries).toHaveLength(30)
     }
     await data.settled()
     expect(data.collection.count()).toBe(30)
@@ -97,7 +98,7 @@ describe('createCollectionData', () => {
     const data = createCollectionData()
     await data.load(generatePets({ seed: 3, count: 9, categories: 2 }))
     data.collection.clear()
-    expect(data.repository.list(undefined, 100)).toEqual([])
+    expect(data.repository.list(undefined, 100).entries).toEqual([])
     expect(data.collection.count()).toBe(0)
   })
 
@@ -107,7 +108,7 @@ describe('createCollectionData', () => {
     void data.load(pets)
     await data.load(pets)
     expect(data.collection.count()).toBe(10)
-    expect(data.repository.list(undefined, 100)).toHaveLength(10)
+    expect(data.repository.list(undefined, 100).entries).toHaveLength(10)
   })
 })
 

@@ -117,6 +117,7 @@ export function createCollectionData(): LocalPetData & { readonly collection: Pe
       return ownWrites.size === 0 ? replace() : settled().then(replace)
     },
     snapshot: pets.snapshot,
+    snapshotInSteps: pets.snapshotInSteps,
     settled,
   }
 }

@@ -5,10 +5,10 @@
  * directly (the standalone server's sessions, one-off scenario worlds). Imports nothing heavy.
  */
 import type { Collection } from '@msw/data'
-import { type PetTexts, withPetTexts } from '../core/json.js'
+import type { PetTexts } from '../core/json.js'
 import type { Added, LocalPetRepository, PetEntry, PetRepository } from '../core/types.js'
 import { INT64_MAX, type NewPetRecord, type PetRecord, type PetRecordSchema } from '../schemas.js'
-import { createPetIndex, type PetIndex } from './packed/pet-index.js'
+import { createPetIndex, type PetIndex } from './pet-index.js'
 
 /** A world's pets: what the core reads, and what the world does to them as a whole. */
 export interface PetData {
@@ -73,16 +73,9 @@ export function createIndexedPets(): IndexedPets {
       if (id >= nextId) nextId = id + 1n
     },
     snapshot() {
-      // Read now, in id order: the index changes while the snapshot is written in steps. The state file's writer
-      // takes each pet's text as the index keeps it (issue #18: built again, it was most of the snapshot's time).
-      const texts: string[] = []
-      const records: PetRecord[] = []
-      for (let position = 0; position < index.size; position += 1) {
-        const entry = index.entryAt(position)
-        texts.push(entry.json)
-        records.push(entry.pet)
-      }
-      const pets = withPetTexts(records, (i) => texts[i] as string)
+      // Read now, in id order: the index changes while the snapshot is written in steps.
+      const pets: PetRecord[] = []
+      for (let position = 0; position < index.size; position += 1) pets.push(index.entryAt(position).pet)
       return { pets, nextId }
     },
     snapshotInSteps() {

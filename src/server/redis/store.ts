@@ -78,7 +78,7 @@ function repositoryOf(link: RedisLink, keys: SessionKeys): PetRepository {
     async list(status: PetStatus | undefined, limit: number) {
       const index = status === undefined ? keys.key('ids') : keys.key(`status:${status}`)
       const found = (await link.run('LIST', [index, keys.key('pet')], [String(limit)])) as (string | null)[]
-      return found.filter((json): json is string => json !== null).map((json) => entryOf(json))
+      return { entries: found.filter((json): json is string => json !== null).map((json) => entryOf(json)) }
     },
     async add(pet: NewPetRecord): Promise<Added | undefined> {
       // The JSON after the id: the script puts the id it takes in front.
