@@ -98,12 +98,6 @@ function parseBody(text: string | undefined): unknown {
   return parsed.ok ? parsed.value : undefined
 }
 
-export function errorCode(response: ApiResponse): string | undefined {
-  if (response.status < 400) return undefined
-  const match = /^\{"code":"([a-z_]+)"/.exec(response.body)
-  return match?.[1]
-}
-
 export function matchesFilter(entry: JournalSummary, filter: JournalFilter): boolean {
   if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
   if (filter.path !== undefined && (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)))

@@ -6,16 +6,7 @@
 import { detachedSlice, utf8Length } from '../core/json.js'
 import type { ApiRequest, ApiResponse } from '../core/types.js'
 import { createJournalBudget, type JournalBudget } from './budget.js'
-import {
-  errorCode,
-  type JournalEntry,
-  type JournalFilter,
-  type JournalSummary,
-  matchesFilter,
-  type Raw,
-  toEntry,
-  toSummary,
-} from './entry.js'
+import { type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './entry.js'
 import { PackedEntries } from './packed/entries-ring.js'
 import { entryOf, type ScanOptions, type ScanStep, scanStep, selectPage } from './scan.js'
 
@@ -103,6 +94,12 @@ function waitForEntry(
     }, timeout)
     waiters.add(waiter)
   })
+}
+
+function errorCode(response: ApiResponse): string | undefined {
+  if (response.status < 400) return undefined
+  const match = /^\{"code":"([a-z_]+)"/.exec(response.body)
+  return match?.[1]
 }
 
 /** The first `BODY_PREFIX_CHARS` characters, not a view that keeps the whole body alive (issue #13). */

@@ -138,11 +138,11 @@ function lazyAdmin(options: AdminOptions): () => Promise<NodeHandler> {
 export function createPetStoreServer(options: PetStoreServerOptions = {}): PetStoreServer {
   const host = options.host ?? '127.0.0.1'
   let url = ''
-  let closing = false
   const saver = createStateSaver(options.stateFile, { fsync: options.fsync ?? false, sessions: () => sessions })
-  const { sessions, ...store } = sessionStore(options, createSessions(options, options.maxSessions ?? 1_000, saver.dataFor))
+  const own = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor)
+  const { sessions, ...store } = sessionStore(options, own)
   const log = createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`)))
-  const delivery = serverDelivery(options, saver, log, () => closing)
+  const delivery = serverDelivery(options, saver, log)
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
   const streams = createEventStreams()
@@ -163,7 +163,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     storeProblem: store.problem,
   })
   const router = createRequestRouter({
-    sessions,
+    // The router reads its sessions directly, not through `sessions` (which follows the shared ones once connected).
+    sessions: own,
     corsOrigin: options.corsOrigin ?? '*',
     userHandlers: options.userHandlers ?? [],
     maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES,
@@ -195,13 +196,14 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       return url
     },
     async listen() {
-      await store.start()
+      const shared = await store.start()
+      if (shared) router.useSessions(shared)
       await saver.load()
       url = await listenOn(server, options.port ?? 4010, host)
       return url
     },
     async close() {
-      closing = true
+      delivery.closeConnections()
       streams.closeAll() // event streams never end by themselves: the server would wait for them forever
       await closeGently(server)
       await saver.close()
@@ -218,10 +220,12 @@ function sessionStore(options: PetStoreServerOptions, own: Sessions) {
   let shared: import('./redis/index.js').SharedSessions | undefined
   return {
     sessions: lateSessions(own, () => shared?.sessions),
-    async start() {
-      if (options.redis === undefined) return
+    /** Connects the shared sessions, when there are any, and gives them. */
+    async start(): Promise<Sessions | undefined> {
+      if (options.redis === undefined) return undefined
       const { startSharedSessions } = await import('./redis/index.js')
       shared = await startSharedSessions(options.redis, options, options.maxSessions ?? 1_000)
+      return shared.sessions
     },
     problem: () => shared?.problem(),
     close: async () => shared?.close(),

@@ -23,8 +23,6 @@ export interface Exchange {
 export interface DeliveryOptions<E extends Exchange> {
   /** Extra latency of each API answer in ms, on top of a scenario's (the server's `--latency`). */
   readonly latency?: (() => number) | undefined
-  /** The server is shutting down: answers close their connection. */
-  readonly closing?: () => boolean
   /** After an answer was written, or dropped (status 0) by a scenario fault. */
   readonly onAnswered?: (exchange: E, status: number, response: ApiResponse) => void
   /** After the mock failed to answer (a bug): the 500 is written already. */
@@ -36,7 +34,7 @@ export interface DeliveryOptions<E extends Exchange> {
    */
   readonly batch?: boolean
   /** With `batch`: runs before the held answers are written (the state file writes the turn's changes here). */
-  readonly beforeAnswers?: () => void
+  readonly beforeAnswers?: (() => void) | undefined
 }
 
 export interface Delivery<E extends Exchange> {
@@ -46,6 +44,8 @@ export interface Delivery<E extends Exchange> {
   write(exchange: E, response: ApiResponse): void
   /** Answers 500 with an Error body (or closes the connection when the headers are out already). */
   fail(exchange: E, error: unknown): void
+  /** From now on every answer closes its connection (the server is shutting down). */
+  closeConnections(): void
 }
 
 const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(resolve, ms))
@@ -93,7 +93,8 @@ function heldUntilTurnEnd<E>(
  * delivery.deliver({ req, res, world, headers: {}, closeAfter: false }, world.handle(request))
  */
 export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<E> = {}): Delivery<E> {
-  const { latency, closing, onAnswered, onFailed, batch = false, beforeAnswers } = options
+  const { latency, onAnswered, onFailed, batch = false, beforeAnswers } = options
+  let closing = false
 
   // The last body's length as text: a client polling one list gets the same body string again (issue #18).
   let lastBody = ''
@@ -112,7 +113,7 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
     const headers: Record<string, string> = response.headers
     for (const name in exchange.headers) headers[name] = exchange.headers[name] as string
     headers['content-length'] = lengthOf(response.body)
-    if (exchange.closeAfter || closing?.()) headers.connection = 'close'
+    if (exchange.closeAfter || closing) headers.connection = 'close'
     res.writeHead(response.status, headers)
     res.end(response.body)
     if (exchange.closeAfter) res.on('finish', () => exchange.req.destroy())
@@ -148,6 +149,9 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
   return {
     write,
     fail,
+    closeConnections: () => {
+      closing = true
+    },
     deliver(exchange, result) {
       if (!(result instanceof Promise)) {
         const ms = (result.delayMs ?? 0) + (latency?.() ?? 0)

@@ -17,6 +17,8 @@ export interface RequestLog {
   start(): number
   /** Logs one request: its status (0 when a fault dropped it), the key's plan and a note. */
   line(request: LoggedRequest, status: number, plan?: string, note?: string): void
+  /** Logs an answer the delivery wrote (or dropped: status 0), with the plan and fault the core noted on it. */
+  answered(request: LoggedRequest, status: number, response: { readonly meta?: { readonly plan?: string; readonly fault?: string } }): void
 }
 
 /**
@@ -25,9 +27,10 @@ export interface RequestLog {
  * log.line({ req, started: log.start() }, 200, 'pro')
  */
 export function createRequestLog(format: LogFormat, write: (line: string) => void): RequestLog {
-  if (format === 'silent') return { start: () => 0, line: () => {} }
-  return {
+  if (format === 'silent') return { start: () => 0, line: () => {}, answered: () => {} }
+  const log: RequestLog = {
     start: () => performance.now(),
+    answered: (request, status, { meta }) => log.line(request, status, meta?.plan, meta?.fault),
     line({ req, started }, status, plan, note) {
       const ms = Math.round((performance.now() - started) * 10) / 10
       const session = req.headers['x-mock-session']
@@ -52,4 +55,5 @@ export function createRequestLog(format: LogFormat, write: (line: string) => voi
       }
     },
   }
+  return log
 }

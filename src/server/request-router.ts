@@ -86,6 +86,8 @@ function toAdmin(exchange: ServerExchange, parts: RouterParts): void {
 /** The router: the server's `request` handler, and its `checkContinue` handler (`Expect: 100-continue`). */
 export type RequestRouter = ((req: IncomingMessage, res: ServerResponse) => void) & {
   readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void
+  /** Routes to these sessions from now on (the shared ones of `--redis`, once connected). */
+  readonly useSessions: (sessions: Sessions) => void
 }
 
 /**
@@ -94,7 +96,9 @@ export type RequestRouter = ((req: IncomingMessage, res: ServerResponse) => void
  * const server = createServer(router).on('checkContinue', router.checkContinue)
  */
 export function createRequestRouter(parts: RouterParts): RequestRouter {
-  const { sessions, userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
+  const { userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
+  // Replaced once by `useSessions` when the shared sessions (`--redis`) are connected, before the server listens.
+  let { sessions } = parts
 
   const serve = (exchange: ServerExchange, body: Body | undefined): void => {
     const { req, path, query } = exchange
@@ -150,7 +154,7 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
 
   /** `expectsContinue`: the client waits for 100 Continue before it sends the body (`Expect: 100-continue`). */
   const start = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
-    const exchange = newExchange(req, res, parts)
+    const exchange = newExchange(req, res, parts, sessions.main)
     try {
       // RFC 9110 section 10.1.1: a final status instead of 100 Continue for a body that would be refused; it was never
       // asked for, so the connection closes after the answer (test/http/expect-continue-too-large.test.ts).
@@ -164,11 +168,16 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
   }
 
   const router = (req: IncomingMessage, res: ServerResponse): void => start(req, res, false)
-  return Object.assign(router, { checkContinue: (req: IncomingMessage, res: ServerResponse): void => start(req, res, true) })
+  return Object.assign(router, {
+    checkContinue: (req: IncomingMessage, res: ServerResponse): void => start(req, res, true),
+    useSessions: (next: Sessions): void => {
+      sessions = next
+    },
+  })
 }
 
 /** A request's exchange as it arrives: the default world until its session is chosen. */
-function newExchange(req: IncomingMessage, res: ServerResponse, parts: RouterParts): ServerExchange {
+function newExchange(req: IncomingMessage, res: ServerResponse, parts: RouterParts, world: ServerWorld): ServerExchange {
   const origin = req.headers.origin
   const { path, query } = splitUrl(req.url ?? '/')
   return {
@@ -178,7 +187,7 @@ function newExchange(req: IncomingMessage, res: ServerResponse, parts: RouterPar
     query,
     started: parts.log.start(),
     headers: origin === undefined ? NO_HEADERS : corsHeaders(parts.corsOrigin, origin),
-    world: parts.sessions.main,
+    world,
     closeAfter: false,
   }
 }

@@ -6,7 +6,7 @@ import { between, createRandom } from '../core/random.js'
 import { createNodeDelivery } from './node-delivery.js'
 import type { RequestLog } from './request-log.js'
 import type { ServerExchange } from './request-router.js'
-import type { StateSaver } from './state/saver.js'
+import { NO_SAVER, type StateSaver } from './state/saver.js'
 
 /** What the delivery reads of the server's options (`PetStoreServerOptions`). */
 export interface ServerDeliveryOptions {
@@ -31,17 +31,22 @@ export function isHangUp(error: unknown): boolean {
   return code === 'ECONNRESET' || code === 'ERR_STREAM_PREMATURE_CLOSE' || code === 'HPE_INVALID_EOF_STATE' || message === 'aborted'
 }
 
-/** The server's delivery: answers of a turn held and written together, after the turn's state-file changes (decision 015). */
-export function serverDelivery(options: ServerDeliveryOptions, saver: StateSaver, log: RequestLog, closing: () => boolean) {
+/**
+ * The server's delivery: answers of a turn held and written together, after the turn's state-file changes (decision
+ * 015). Without a state file nothing of the saver runs on the way of a request.
+ */
+export function serverDelivery(options: ServerDeliveryOptions, saver: StateSaver, log: RequestLog) {
+  const saving = saver !== NO_SAVER
   return createNodeDelivery<ServerExchange>({
     latency: latencyOf(options),
-    closing,
     batch: true,
-    beforeAnswers: saver.flush,
-    onAnswered(exchange, status, response) {
-      saver.changed()
-      log.line(exchange, status, response.meta?.plan, response.meta?.fault)
-    },
+    beforeAnswers: saving ? saver.flush : undefined,
+    onAnswered: saving
+      ? (exchange, status, response) => {
+          saver.changed()
+          log.answered(exchange, status, response)
+        }
+      : log.answered,
     onFailed(exchange, error) {
       if (isHangUp(error)) return log.line(exchange, 0, undefined, 'aborted')
       console.error('[petstore-mock] Request failed:', error)

@@ -120,17 +120,16 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
 
   // The pipeline, outermost first: journal -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
-  const scenarioStep = withScenarioHeader(() => scenarios.api, {
+  const scenarioStep = withScenarioHeader(scenarios.active, {
     catalogue,
-    current: () => scenarios.current.name,
     oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
   })
   const { proxy } = resolved
   const routed = proxy ? withProxy(scenarioStep, { ...proxy, basePath }) : scenarioStep
   // A shared store may be unreachable: a failed answer becomes a 503.
   const guarded = shared.quota ? withStoreFailures(routed) : routed
-  const pipeline = withJournal(guarded, journal, () => scenarios.current.name)
-  const handle = (request: ApiRequest): ApiResult => pipeline.handle(request)
+  const pipeline = withJournal(guarded, journal, scenarios.active)
+  const { handle } = pipeline
 
   return {
     urlPattern: resolved.urlPattern,

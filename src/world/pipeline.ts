@@ -9,6 +9,7 @@ import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import type { JournalRecorder } from '../journal/journal.js'
 import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
 import { unknownScenarioMessage } from '../scenarios/catalogue.js'
+import type { ActiveScenario } from './scenario-switch.js'
 
 export interface ScenarioStep extends Api {
   /** Forgets the one-off worlds (the scenario catalogue or the current scenario changed). */
@@ -23,11 +24,11 @@ const answeredIn = (response: ApiResponse, scenario: string): ApiResponse => ({ 
  * a one-off world in that scenario, made on first use and kept; the others go on to `next()`.
  *
  * @example
- * const step = withScenarioHeader(() => scenarios.api, { catalogue, current: () => scenarios.current.name, oneOff: (name) => createWorld({ ...options, scenario: name }) })
+ * const step = withScenarioHeader(scenarios.active, { catalogue, oneOff: (name) => createWorld({ ...options, scenario: name }) })
  */
 export function withScenarioHeader(
-  next: () => Api,
-  { catalogue, current, oneOff }: { catalogue: ScenarioCatalogue; current: () => string; oneOff: (name: string) => Api },
+  active: ActiveScenario,
+  { catalogue, oneOff }: { catalogue: ScenarioCatalogue; oneOff: (name: string) => Api },
 ): ScenarioStep {
   const worlds = new Map<string, Api>()
   const inScenario = (name: string, request: ApiRequest): ApiResult => {
@@ -47,8 +48,8 @@ export function withScenarioHeader(
   return {
     handle(request) {
       const requested = request.headers['x-mock-scenario']
-      if (typeof requested === 'string' && requested !== '' && requested !== current()) return inScenario(requested, request)
-      return next().handle(request)
+      if (typeof requested === 'string' && requested !== '' && requested !== active.name) return inScenario(requested, request)
+      return active.api.handle(request)
     },
     forget: () => worlds.clear(),
   }
@@ -63,13 +64,18 @@ export interface JournalStep extends Api {
  * Records every answer of `next` in the journal, with the order requests arrived in (for the retry audit).
  *
  * @example
- * const step = withJournal(api, journal, () => scenarios.current.name)
+ * const step = withJournal(api, journal, scenarios.active)
  */
-export function withJournal(next: Api, journal: JournalRecorder, scenario: () => string): JournalStep {
+export function withJournal(next: Api, journal: JournalRecorder, active: Pick<ActiveScenario, 'name'>): JournalStep {
   let arrivals = 0
   const record = (request: ApiRequest, response: ApiResponse, arrival: number, started: number): ApiResponse => {
     const durationMs = performance.now() - started
-    journal.record(request, response, { arrival, scenario: response.meta?.scenario ?? scenario(), fault: response.meta?.fault, durationMs })
+    journal.record(request, response, {
+      arrival,
+      scenario: response.meta?.scenario ?? active.name,
+      fault: response.meta?.fault,
+      durationMs,
+    })
     return response
   }
   return {

@@ -17,9 +17,17 @@ import type { PetData } from '../store/pet-data.js'
 import { misuse, type ResolvedOptions } from './options.js'
 import { petsAreGenerated, startingPets } from './starting-pets.js'
 
-export interface ScenarioSwitch {
-  /** The core with the current scenario's faults around it. */
+/** What answers now, as plain fields the request path reads without a call. */
+export interface ActiveScenario {
+  /** The core with the current scenario's faults around it (the core itself when it has none). */
   readonly api: Api
+  /** The current scenario's name. */
+  readonly name: string
+}
+
+export interface ScenarioSwitch {
+  /** Changed in place by `start` and `apply`. */
+  readonly active: ActiveScenario
   readonly current: Scenario
   /** Starts `next` from scratch: keys, faults, pets, counters, journal, and the clock (to its start, or real time unless `first`). */
   start(next: Scenario, first?: boolean): Promise<void>
@@ -64,8 +72,8 @@ function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, ra
  */
 export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   const { options, core, keys, rateLimiter, clock, journal, data } = parts
-  let api = core
   let current = options.scenario
+  const active = { api: core, name: current.name }
   /**
    * The last scenario's starting pets when they were given as data. Pets generated from a seed are generated again
    * at each start (50,000 a second): kept, they were records held beside the stored pets for the world's life, which
@@ -84,17 +92,16 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
       keys.clear()
       for (const [name, key] of resolved) keys.set(name, key)
       const seed = next.seed ?? options.seed
-      api = next.faults?.length
+      active.api = next.faults?.length
         ? withFaults(core, { rules: next.faults, random: createRandom(seed ^ 0x9e3779b9), basePath: options.basePath, scenario: next.name })
         : core
+      active.name = next.name
       current = next
     }
   }
 
   return {
-    get api() {
-      return api
-    },
+    active,
     get current() {
       return current
     },

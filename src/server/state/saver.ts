@@ -39,7 +39,8 @@ export interface StateSaver {
   readonly failure: string | undefined
 }
 
-const NO_SAVER: StateSaver = {
+/** The saver of a server without `--state-file`: it keeps nothing. */
+export const NO_SAVER: StateSaver = {
   dataFor: undefined,
   load: async () => {},
   changed: () => {},
