@@ -10,7 +10,7 @@
  */
 export { type Clock, createClock, type Moment } from './clock.js'
 export type { ApiOptions, Quota, QuotaDecision } from './core/api.js'
-export { ERRORS, type ErrorCode } from './core/errors.js'
+export { ERRORS, type ErrorCode, PetStoreMockError } from './core/errors.js'
 export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-limit.js'
 export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
 export { createPetStore, type PetStore, type PetStoreOptions, type World } from './create-pet-store.js'

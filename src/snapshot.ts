@@ -4,6 +4,7 @@
  */
 import { z } from 'zod'
 import { MAX_TIME } from './clock.js'
+import { PetStoreMockError } from './core/errors.js'
 import { type PetTexts, parseJson, serializePet, stringifyJson } from './core/json.js'
 import { INT64_MAX, PetRecordSchema } from './schemas.js'
 
@@ -83,7 +84,10 @@ export interface SteppedSnapshot extends Omit<WorldSnapshot, 'pets'> {
 }
 
 /** The pets changed (other than by creates) while a `SteppedSnapshot` was written: write it again, taken anew. */
-export class StaleSnapshotError extends Error {}
+export class StaleSnapshotError extends PetStoreMockError {
+  override readonly name = 'StaleSnapshotError'
+  readonly code = 'snapshot_stale'
+}
 
 const isStepped = (snapshot: WorldSnapshot | SteppedSnapshot): snapshot is SteppedSnapshot => 'current' in snapshot.pets
 

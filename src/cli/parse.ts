@@ -6,9 +6,13 @@
  */
 import { readFileSync } from 'node:fs'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
+import { PetStoreMockError } from '../core/errors.js'
 
 /** A mistake in the command line: printed as one line without a stack, exit code 2. */
-export class UsageError extends Error {}
+export class UsageError extends PetStoreMockError {
+  override readonly name = 'UsageError'
+  readonly code = 'usage'
+}
 
 /** Checks an option's text (from the flag or its environment variable) and converts it; throws UsageError naming `label`. */
 export type ReadValue<T> = (text: string, label: string) => T

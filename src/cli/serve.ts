@@ -2,6 +2,7 @@
  * The standalone server's start-up, loaded by `main.ts`: options, the world, signals, the banner. Exit codes: 0
  * stopped cleanly, 1 could not start or save, 2 a usage or state-file error.
  */
+import { RedisStartError } from '../core/errors.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '../server/http-server.js'
 import { safeUrl } from '../server/redis/url.js'
@@ -88,7 +89,7 @@ export async function serve(): Promise<void> {
   try {
     url = await server.listen()
   } catch (error) {
-    if (error instanceof StateFileError || (error instanceof Error && error.name === 'RedisStartError')) {
+    if (error instanceof StateFileError || error instanceof RedisStartError) {
       process.stderr.write(`petstore-mock: ${error.message.replace(/^\[petstore-mock\] /, '')}\n`)
       process.exit(2)
     }

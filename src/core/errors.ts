@@ -69,7 +69,25 @@ export function plainMessage(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/^\[petstore-mock\] /, '')
 }
 
+/**
+ * The base of the package's own errors: each class sets its `name` (kept in minified bundles) and a stable
+ * lower_snake `code`. Tell them apart by class (`error instanceof StateFileError`), never by the text of `name`.
+ */
+export abstract class PetStoreMockError extends Error {
+  abstract readonly code: string
+}
+
 /** The shared store (`--redis`) could not be reached: the request is answered 503 with `Retry-After`, and changed nothing. */
-export class StoreUnavailableError extends Error {
+export class StoreUnavailableError extends PetStoreMockError {
   override readonly name = 'StoreUnavailableError'
+  readonly code = 'store_unavailable'
+}
+
+/**
+ * Redis (`--redis`) could not be reached at start: the server does not start (exit 2). Here rather than beside the
+ * Redis code so the command line can tell it by class without loading the Redis client.
+ */
+export class RedisStartError extends PetStoreMockError {
+  override readonly name = 'RedisStartError'
+  readonly code = 'redis_start_failed'
 }

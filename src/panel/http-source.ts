@@ -13,8 +13,12 @@ export interface HttpSourceOptions {
   readonly token?: string | undefined
 }
 
-/** An admin call that failed, with the Error body's code. */
+/**
+ * An admin call that failed, with the Error body's code. Not a `PetStoreMockError`: the panel's modules are served to
+ * the browser as they are and import nothing outside src/panel (test/architecture/structure.test.ts).
+ */
 export class AdminError extends Error {
+  override readonly name = 'AdminError'
   constructor(
     message: string,
     readonly status: number,

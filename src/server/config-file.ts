@@ -7,7 +7,7 @@ import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { z } from 'zod'
-import { plainMessage } from '../core/errors.js'
+import { PetStoreMockError, plainMessage } from '../core/errors.js'
 import { parseJsonReadable } from '../core/json.js'
 import { createScenarioCatalogue } from '../scenarios/catalogue.js'
 import { KeyInput, PetInput } from '../scenarios/schema.js'
@@ -104,7 +104,10 @@ export type ConfigFile = z.input<typeof ConfigSchema>
 type Given<T> = { [K in keyof T]?: Exclude<T[K], undefined> }
 
 /** A bad config file, a folder or module it names that cannot be read: the CLI exits 2 with this message. */
-export class ConfigError extends Error {}
+export class ConfigError extends PetStoreMockError {
+  override readonly name = 'ConfigError'
+  readonly code = 'config_invalid'
+}
 
 /** The JSON Schema text of `config.schema.json`. */
 export function configJsonSchema(): string {

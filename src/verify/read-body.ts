@@ -5,6 +5,7 @@
  *
  * @see ../../../shared/STYLE.md "Bounded by construction"
  */
+import { PetStoreMockError } from '../core/errors.js'
 
 /** The default cap: far above any honest answer of the API (a page of 100 pets with 1,000-character names is under 1 MiB). */
 export const DEFAULT_TARGET_BODY_BYTES = 16 * 1024 * 1024
@@ -20,7 +21,10 @@ export function sizeText(bytes: number): string {
 }
 
 /** The answer was larger than the cap; the message names the request, the cap and the option that sets it. */
-export class BodyTooLargeError extends Error {}
+export class BodyTooLargeError extends PetStoreMockError {
+  override readonly name = 'BodyTooLargeError'
+  readonly code = 'body_too_large'
+}
 
 export interface BodyLimit {
   /** Bytes the body may hold at most. */

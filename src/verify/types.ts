@@ -2,6 +2,8 @@
  * The shapes of `petstore-mock verify` (issue #15): a check runs the same requests against a side (the target
  * deployment, or an in-process mock) and sums up what it saw in one line; the two lines are compared.
  */
+
+import { PetStoreMockError } from '../core/errors.js'
 import type { PetStoreOptions } from '../world/options.js'
 
 /** Which key a request sends: the main key, the free-plan key, a key no service knows, or none. */
@@ -65,7 +67,10 @@ export interface Side {
 }
 
 /** A check that cannot run here (a flag, the budget, a long `Retry-After`, no data): reported as skipped with this reason. */
-export class Skip extends Error {}
+export class Skip extends PetStoreMockError {
+  override readonly name = 'Skip'
+  readonly code = 'check_skipped'
+}
 
 /** What one side did in one check. */
 export interface Observation {
@@ -199,6 +204,9 @@ export interface VerifyReport {
  *   if (error instanceof VerifyError) console.error(error.message) // "cannot reach http://127.0.0.1:4010/v1: ECONNREFUSED …"
  * }
  */
-export class VerifyError extends Error {}
+export class VerifyError extends PetStoreMockError {
+  override readonly name = 'VerifyError'
+  readonly code = 'verify_failed'
+}
 
 export type { PetStoreOptions }

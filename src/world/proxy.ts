@@ -8,7 +8,7 @@
  * (test/http/proxy-path-escape.test.ts).
  */
 import type { Api } from '../core/api.js'
-import { problem } from '../core/errors.js'
+import { PetStoreMockError, problem } from '../core/errors.js'
 import { matchRoute } from '../core/routes.js'
 import type { ApiRequest, ApiResponse } from '../core/types.js'
 import { OPERATIONS } from '../spec.js'
@@ -98,7 +98,10 @@ function bytesText(bytes: number): string {
   return bytes % 1024 === 0 ? `${bytes / 1024} KiB` : `${bytes} bytes`
 }
 
-class BodyTooLarge extends Error {}
+class BodyTooLarge extends PetStoreMockError {
+  override readonly name = 'BodyTooLarge'
+  readonly code = 'upstream_body_too_large'
+}
 
 /** The chunks as one array (no Buffer here: worlds run in browsers too). */
 function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {

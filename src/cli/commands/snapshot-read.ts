@@ -9,6 +9,8 @@
  *
  * @see ../../../shared/spec/pet-store-service.md "Limits"
  */
+
+import { PetStoreMockError } from '../../core/errors.js'
 import { parseJson } from '../../core/json.js'
 import { type PetRecord, PetRecordSchema } from '../../schemas.js'
 import { PAGE_SIZE, PET_STATUSES } from '../../spec.js'
@@ -27,7 +29,9 @@ export interface ReadOptions {
 }
 
 /** Why reading stopped: the target answered an error (exit 1) or could not be reached (exit 2). */
-export class ReadError extends Error {
+export class ReadError extends PetStoreMockError {
+  override readonly name = 'ReadError'
+  readonly code = 'snapshot_read_failed'
   constructor(
     message: string,
     readonly exitCode: 1 | 2,

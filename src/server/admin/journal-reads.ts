@@ -155,10 +155,8 @@ export function chunkWriter(res: Response, reads: AdminReads) {
 }
 
 /**
- * Writes a text given in pieces (a world's state, `snapshotPieces`) under the admin read budget: one piece and one
- * chunk held at a time, each sent once the client took the one before, the event loop given back between pieces.
- * The text has no byte ceiling of its own (a state is only useful whole); what it holds at once is bounded.
- *
+ * Writes a text given in pieces (a world's state, `snapshotPieces`) under the admin read budget, a piece and a chunk
+ * held at a time: no byte ceiling of its own (a state is only useful whole), yet bounded in what it holds at once.
  * @example
  * streamPieces(res, reads, snapshotPieces(world.snapshot()))
  */

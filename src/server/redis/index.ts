@@ -2,16 +2,12 @@
  * `--redis URL` for the standalone server (issue #17): connects, and gives the server sessions whose
  * worlds live in that Redis. Loaded only with `--redis`: without it, nothing of Redis is imported.
  */
+import { RedisStartError } from '../../core/errors.js'
 import type { PetStoreOptions } from '../../world/options.js'
 import { createSessions, type Sessions } from '../sessions.js'
 import { connectRedis } from './link.js'
 import { createSharedWorlds } from './shared-world.js'
 import { safeUrl } from './url.js'
-
-/** Redis could not be reached at start: the server does not start (exit 2). */
-export class RedisStartError extends Error {
-  override readonly name = 'RedisStartError'
-}
 
 export interface SharedSessions {
   readonly sessions: Sessions

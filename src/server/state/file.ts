@@ -6,6 +6,7 @@
 import { randomUUID } from 'node:crypto'
 import { open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
+import { PetStoreMockError } from '../../core/errors.js'
 import { parseJson } from '../../core/json.js'
 import { parseSnapshot, type SteppedSnapshot, snapshotPieces, type WorldSnapshot } from '../../snapshot.js'
 
@@ -23,7 +24,10 @@ export interface StateFileWrite extends Omit<StateFileContent, 'sessions'> {
 }
 
 /** A problem with the state file that stops the start (exit 2): it names the file and the fix. */
-export class StateFileError extends Error {}
+export class StateFileError extends PetStoreMockError {
+  override readonly name = 'StateFileError'
+  readonly code = 'state_file_invalid'
+}
 
 /** The file to write: the target of a symlink, else the file itself (which may not exist yet). */
 export async function stateFileTarget(file: string): Promise<string> {
