@@ -1,7 +1,8 @@
 /**
- * `--config FILE` (issue #15): every option of the standalone server and of `createPetStore` in one JSON file,
- * checked by one zod schema that also writes the file's JSON Schema (`petstore-mock/config.schema.json`, for
- * editors). Paths in the file (scenarios, fixtures, handlers, stateFile) are relative to the file's folder.
+ * `--config FILE` (README, "A config file"; test/cli/config.test.ts): every option of the standalone server and of
+ * `createPetStore` in one JSON file, checked by one zod schema that also writes the file's JSON Schema
+ * (`petstore-mock/config.schema.json`, for editors). Paths in the file (scenarios, fixtures, handlers, stateFile) are
+ * relative to the file's folder.
  */
 import { readFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'

@@ -61,7 +61,7 @@ export interface PetStoreServerOptions extends PetStoreOptions {
   adminReadMaxBytes?: number
   /**
    * Keep every session's world in this Redis (`redis://host:6379`), so several servers pointed at it behave as one
-   * (issue #17). Not with `stateFile`: Redis holds the state.
+   * (docs/replicas.md). Not with `stateFile`: Redis holds the state.
    */
   redis?: string
 }

@@ -1,6 +1,6 @@
 /**
  * The standalone server holds the answers of an event-loop turn and writes them together at its end, after
- * `beforeAnswers` (issue #18, decision 015); the express middleware answers at once.
+ * `beforeAnswers` (decisions/015-answers-of-a-turn-together.md); the express middleware answers at once.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'

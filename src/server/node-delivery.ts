@@ -29,8 +29,9 @@ export interface DeliveryOptions<E extends Exchange> {
   readonly onFailed?: (exchange: E, error: unknown) => void
   /**
    * Hold the API answers of an event-loop turn and write them together at its end (`setImmediate`), as the standalone
-   * server does (issue #18): the writes go out back to back rather than between the reads of the turn, which on a
-   * loaded server answers more requests a second with no worse a tail. Off: each answer is written at once.
+   * server does (decisions/015-answers-of-a-turn-together.md): the writes go out back to back rather than between the
+   * reads of the turn, which on a loaded server answers more requests a second with no worse a tail. Off: each answer
+   * is written at once.
    */
   readonly batch?: boolean
   /** With `batch`: runs before the held answers are written (the state file writes the turn's changes here). */
@@ -96,7 +97,8 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
   const { latency, onAnswered, onFailed, batch = false, beforeAnswers } = options
   let closing = false
 
-  // The last body's length as text: a client polling one list gets the same body string again (issue #18).
+  // The last body's length as text: a client polling one list gets the same body string again, so its byte length is
+  // counted once (node-delivery.test.ts: repeated, changed and same-length bodies each get their own Content-Length).
   let lastBody = ''
   let lastLength = '0'
   const lengthOf = (body: string): string => {

@@ -24,7 +24,7 @@ function latencyOf(options: ServerDeliveryOptions): (() => number) | undefined {
   return () => between(random, latency.min, latency.max)
 }
 
-/** Whether an error only says the client hung up: logged as `aborted`, without a stack (issue #13). */
+/** Whether an error only says the client hung up: logged as `aborted`, without a stack (docs/spec-decisions.md row 47). */
 export function isHangUp(error: unknown): boolean {
   const { code, message } = error as NodeJS.ErrnoException
   // HPE_INVALID_EOF_STATE: the connection ended in the middle of a request.

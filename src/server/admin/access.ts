@@ -1,5 +1,5 @@
 /**
- * Who may use the admin API (issue #13). Without `--admin-token`, only the machine itself: the
+ * Who may use the admin API (docs/spec-decisions.md rows 36 and 45). Without `--admin-token`, only the machine itself: the
  * `Host` must be a loopback name or address (or the host the server was started with), so a
  * DNS-rebinding page is refused, and an `Origin`, when sent, must be the server's own, so a page of
  * another site is refused. Requests without `Origin` (curl, SDKs, test suites) and same-origin pages

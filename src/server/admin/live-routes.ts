@@ -1,5 +1,5 @@
 /**
- * Admin routes the control panel reads (issue #16): the live sessions, the keys' quota, one journal
+ * Admin routes the control panel reads (docs/spec-decisions.md rows 54-56): the live sessions, the keys' quota, one journal
  * entry, the journal as HAR, and the event stream. Each acts on the request's session.
  */
 import { readFileSync } from 'node:fs'

@@ -1,5 +1,5 @@
 /**
- * `--redis URL` for the standalone server (issue #17): connects, and gives the server sessions whose
+ * `--redis URL` for the standalone server (docs/replicas.md): connects, and gives the server sessions whose
  * worlds live in that Redis. Loaded only with `--redis`: without it, nothing of Redis is imported.
  */
 import { RedisStartError } from '../../core/errors.js'

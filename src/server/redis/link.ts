@@ -1,5 +1,5 @@
 /**
- * The connection of one server process to Redis (`--redis URL`, issue #17): one client for commands, one for
+ * The connection of one server process to Redis (`--redis URL`; decisions/013-redis-client.md): one client for commands, one for
  * pub/sub, the scripts loaded once, and what the server says when Redis is gone. Commands never wait in a
  * queue while the connection is down: they fail at once, and the request is answered 503 with `Retry-After`
  * (`StoreUnavailableError`), while the client reconnects with backoff (0.1 s, 0.2 s, … 2 s).

@@ -1,5 +1,5 @@
 /**
- * The Lua scripts of the shared world (`--redis`, issue #17). Each runs atomically in Redis, so what
+ * The Lua scripts of the shared world (`--redis`; decisions/013-redis-client.md). Each runs atomically in Redis, so what
  * replicas decide together is never read-then-write: a request's quota (`CONSUME`, the same rules as
  * `countRequest` in src/core/rate-limit.ts), a create (`CREATE`: the id, the pet and its indexes, whole
  * or not at all), and a session's first start (`SEED`: only the first replica writes it).

@@ -1,9 +1,9 @@
 /**
- * Worlds whose state lives in Redis (`--redis`, issue #17): any number of server processes pointed at one
- * Redis behave as one server. Each session's pets, next id, status indexes, rate-limit counters and bans,
- * clock and scenario are in Redis; a replica keeps only what it derives from them (the scenario's keys and
- * faults, a copy of the clock) and follows the others through pub/sub: a clock move, a scenario switch, a
- * reset or an import on one is applied by all. Every answered request is added to the session's capped
+ * Worlds whose state lives in Redis (`--redis`; docs/replicas.md, docs/spec-decisions.md row 58): any number of
+ * server processes pointed at one Redis behave as one server. Each session's pets, next id, status indexes,
+ * rate-limit counters and bans, clock and scenario are in Redis; a replica keeps only what it derives from them (the
+ * scenario's keys and faults, a copy of the clock) and follows the others through pub/sub: a clock move, a scenario
+ * switch, a reset or an import on one is applied by all. Every answered request is added to the session's capped
  * journal list in Redis and published, so a control panel on any replica sees every replica's requests.
  */
 import { type Clock, createClock } from '../../clock.js'

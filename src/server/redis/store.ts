@@ -1,5 +1,5 @@
 /**
- * One session's pets and quota in Redis (issue #17): the `PetData` and the quota the world's core reads,
+ * One session's pets and quota in Redis (decisions/013-redis-client.md): the `PetData` and the quota the world's core reads,
  * answering later (a round trip) where the in-memory ones answer at once. Every write a request makes is one
  * script (scripts.ts): atomic, whole or not at all. What a scenario switch, a reset or an import changes
  * (pets, next id, counters, clock, scenario) is written by one `REPLACE` when the new pets are loaded; the

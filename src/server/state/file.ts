@@ -57,7 +57,7 @@ function* statePieces(content: StateFileWrite): Generator<string> {
 
 /**
  * Writes `content` to `file` atomically, in steps: each write awaits the file system, so requests are answered
- * while a large state is written (issue #18: one synchronous stringify of 800,000 pets held every answer ~200 ms).
+ * while a large state is written (decisions/014-state-log-segments.md: one synchronous stringify held every answer).
  * Rejects with `StaleSnapshotError`, leaving the file as it was, when a stepped snapshot's pets changed meanwhile.
  */
 export async function writeStateFile(file: string, content: StateFileWrite): Promise<void> {

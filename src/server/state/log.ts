@@ -1,12 +1,12 @@
 /**
  * The change log beside a state file (`FILE.log`): one JSON line per acknowledged change, written
  * to the OS before the answer is sent (with `--fsync`, to the disk), so an answered create survives
- * `kill -9` (issue #13). Lines carry a sequence number; the snapshot says up to which line it holds.
+ * `kill -9` (docs/spec-decisions.md row 51). Lines carry a sequence number; the snapshot says up to which line it holds.
  * Creates may be queued and written together (`queue`, then one `flush`): one write for all the
- * creates of an event-loop turn, whose answers wait for it (issue #18).
+ * creates of an event-loop turn, whose answers wait for it (decisions/015-answers-of-a-turn-together.md).
  *
  * When a snapshot starts, the log moves aside to a segment `FILE.log.<last seq>` (a rename, nothing
- * copied: issue #18) and new lines go to a fresh `FILE.log`; once the snapshot is written, the
+ * copied: decisions/014-state-log-segments.md) and new lines go to a fresh `FILE.log`; once the snapshot is written, the
  * segments it holds are deleted. Start-up replays the segments, oldest first, then `FILE.log`.
  */
 import {

@@ -1,6 +1,6 @@
 /**
  * `--state-file` writes the creates of an event-loop turn in one write (and one fsync with `--fsync`), just before the
- * server sends the answers it held through the turn (issue #18, decision 015).
+ * server sends the answers it held through the turn (decisions/015-answers-of-a-turn-together.md).
  */
 import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'

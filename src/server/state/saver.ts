@@ -1,5 +1,5 @@
 /**
- * `--state-file`: durable sessions (issue #13). Every acknowledged change is appended to the change
+ * `--state-file`: durable sessions (docs/spec-decisions.md row 51). Every acknowledged change is appended to the change
  * log before its answer is sent: a pet the API created (written ahead from the store), a session's
  * whole state after an admin call. The creates of one event-loop turn are written together: their
  * lines are queued, and one write (and with `--fsync` one fsync) takes them all before the server
@@ -76,7 +76,7 @@ function logWriter(current: () => StateLog | undefined, failed: (error: unknown)
 /**
  * Writes the snapshot of every session and drops the log lines it holds; `false` when the pets changed while it was
  * written (the log still holds every change). `inSteps`: read from the storage as it is written, copying no pets
- * (issue #18).
+ * (decisions/014-state-log-segments.md, "Later: the snapshot taken without a copy").
  */
 async function writeSnapshot(target: string, log: StateLog, sessions: Sessions, inSteps: boolean): Promise<boolean> {
   const mark = log.mark()
