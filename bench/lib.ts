@@ -80,9 +80,17 @@ export function startPinned(core: string, command: string, args: string[], env: 
   }
 }
 
+/**
+ * The V8 flags petstore-mock runs with here: the server sets none of its own, and the recipe for a load test on one
+ * core (`--help`, the README, the Dockerfile's `ENTRYPOINT`) is these; whoever measures a tail on one core passes them
+ * (decisions/021-v8-flags-belong-to-the-operator.md). The bare servers are plain Node, started without flags.
+ */
+export const ONE_CORE_FLAGS = ['--max-semi-space-size=16', '--single-threaded-gc'] as const
+
 /** The built petstore-mock server on `port`, pinned to the server core, with the bench key and no request log. */
 export function startMock(port: number, args: string[] = [], checkout: string = ROOT): Proc {
   return startPinned(SERVER_CORE, SERVER_NODE, [
+    ...ONE_CORE_FLAGS,
     join(checkout, 'dist/src/cli/main.js'),
     '--port',
     String(port),
