@@ -1,7 +1,7 @@
 /**
- * The bytes all journals of a server may hold together (issue #13): each journal holds the chunks its entries are
- * packed into (issue #18), so the bytes counted are the bytes kept; past the cap, the oldest chunks of any journal are
- * given back first, and the entries dropped with them counted.
+ * The bytes all journals of a server may hold together (docs/spec-decisions.md row 49): each journal holds the chunks
+ * its entries are packed into (packed/chunk-log.ts), so the bytes counted are the bytes kept; past the cap, the oldest
+ * chunks of any journal are given back first, and the entries dropped with them counted.
  */
 
 /** A journal that can give up its oldest chunk of entries. */

@@ -1,7 +1,8 @@
 /**
  * Where a journal keeps its entries: packed as bytes into chunks (`Uint8Array`s), not as objects. A
  * journal of 1,000 entries as objects (each with its headers objects and body strings) was copied by every young
- * generation collection and then promoted: at a few thousand requests a second that was most of the server's p99.
+ * generation collection and then promoted, the largest part of the server's tail under load (`npm run bench --
+ * --only=gc` reads the collector's pauses with the journal on and with `--journal-max-bytes 0`).
  * Packed, an entry is a few numbers and one UTF-8 run (laid out by `record-layout.ts`); it is decoded back into a
  * `Raw` when read.
  *
@@ -24,8 +25,9 @@ export class ChunkLog {
   readonly #owner: BudgetOwner
   #chunks: Chunk[] = []
   /**
-   * The last emptied full-size chunk, kept for the next one instead of a new allocation (a busy server would
-   * otherwise allocate and drop tens of MB a second). It keeps its hold: the budget counts it, as the oldest.
+   * The last emptied full-size chunk, kept for the next one instead of a new allocation (under load a journal fills
+   * and drops chunks back to back, each one garbage for the collector). It keeps its hold: the budget counts it, as the
+   * oldest.
    */
   #spare: Chunk | undefined
   #nextSize = FIRST_CHUNK
