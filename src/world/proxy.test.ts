@@ -1,6 +1,7 @@
 /**
- * The path `--proxy` builds the upstream URL from (issue 31, item 4): normalised as the upstream reads it, so a path
- * that leaves the base is seen to leave it (test/http/proxy-path-escape.test.ts sends them over loopback).
+ * The path `--proxy` builds the upstream URL from (docs/spec-decisions.md row 53a): normalised as the upstream reads
+ * it, so a path that leaves the base is seen to leave it (test/http/proxy-path-escape.test.ts sends them over
+ * loopback).
  */
 import { describe, expect, it } from 'vitest'
 import { normalisePath } from './proxy.js'

@@ -1,10 +1,10 @@
 /**
- * `--proxy URL` (issue #15): requests under the base path that the mock does not define (the store group, other
- * paths and methods the spec leaves out) go to a real deployment, with their method, headers (Authorization
- * included) and body; its answer is relayed as it is, and journaled. Everything the mock defines stays mocked.
- * Every failure of the upstream is an Error body, never a 500 (test/http/proxy-upstream-failures.test.ts): down,
- * reset or a bad answer, before or during its body, 502; too slow, headers or body, 504; a body over the cap, 502.
- * The upstream URL is built from the normalised path, and a path that leaves the base never reaches the upstream
+ * `--proxy URL` (docs/spec-decisions.md rows 53-53b): requests under the base path that the mock does not define (the
+ * store group, other paths and methods the spec leaves out) go to a real deployment, with their method, headers
+ * (Authorization included) and body; its answer is relayed as it is, and journaled. Everything the mock defines stays
+ * mocked. Every failure of the upstream is an Error body, never a 500 (test/http/proxy-upstream-failures.test.ts):
+ * down, reset or a bad answer, before or during its body, 502; too slow, headers or body, 504; a body over the cap,
+ * 502. The upstream URL is built from the normalised path, and a path that leaves the base never reaches the upstream
  * (test/http/proxy-path-escape.test.ts).
  */
 import type { Api } from '../core/api.js'

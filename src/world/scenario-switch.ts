@@ -76,8 +76,8 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   const active = { api: core, name: current.name }
   /**
    * The last scenario's starting pets when they were given as data. Pets generated from a seed are generated again
-   * at each start (50,000 a second): kept, they were records held beside the stored pets for the world's life, which
-   * every full collection marked (issue #18).
+   * at each start: kept, they were records held beside the stored pets for the world's life, which every full
+   * collection marked (test/regressions/seeded-pets-heap.test.ts: a reset brings back the very same pets).
    */
   let given: { scenario: Scenario; pets: PetRecord[] } | undefined
 
