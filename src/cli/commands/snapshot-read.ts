@@ -1,7 +1,7 @@
 /**
- * Reading a deployment's pets for `petstore-mock snapshot` (issue #15): `GET /pets?limit=100` once per
- * status and once without one, merged by id, ids exact (lossless JSON). The spec shows no paging beyond
- * `limit` (docs/spec-decisions.md row 6), so that is all a client can reach: at most ~400 distinct pets.
+ * Reading a deployment's pets for `petstore-mock snapshot` (docs/snapshot.md): `GET /pets?limit=100` once per status
+ * and once without one, merged by id, ids exact (lossless JSON). The spec shows no paging beyond `limit`
+ * (docs/spec-decisions.md row 6), so that is all a client can reach: at most ~400 distinct pets.
  *
  * It keeps to the target's rate limit: when a response says no request is left (`X-RateLimit-Remaining: 0`)
  * it waits until `X-RateLimit-Reset`, and after a 429 it waits at least `Retry-After` (and longer for each

@@ -1,7 +1,7 @@
 /**
- * `petstore-mock snapshot` (issue #15): a deployment's pets, read through `GET /pets`, written as a state
- * the mock loads (`--state-file`, `PUT /__mock/state`, `petStore.restore`), so the mock serves the real
- * catalogue. The reading, and its rate-limit manners, live in snapshot-read.ts.
+ * `petstore-mock snapshot` (docs/snapshot.md): a deployment's pets, read through `GET /pets`, written as a state the
+ * mock loads (`--state-file`, `PUT /__mock/state`, `petStore.restore`), so the mock serves the real catalogue. The
+ * reading, and its rate-limit manners, live in snapshot-read.ts.
  */
 import { access, constants, stat, writeFile } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'

@@ -1,7 +1,7 @@
 /**
- * `petstore-mock verify --target URL --key KEY` (issue #15): checks a deployment of the Pet Store API against the
- * spec and the mock, and prints the report. Exit codes: 0 everything agrees, 1 something differs, 2 a usage error,
- * an unreachable target or a file that cannot be read or written. Keys are never printed.
+ * `petstore-mock verify --target URL --key KEY` (docs/verify.md): checks a deployment of the Pet Store API against the
+ * spec and the mock, and prints the report. Exit codes: 0 everything agrees, 1 something differs, 2 a usage error, an
+ * unreachable target or a file that cannot be read or written. Keys are never printed.
  *
  * Its command line: each option a flag (the target and keys also an environment variable, so keys stay out of
  * process lists and CI logs), read by the shared parser (../parse.ts) from the table below; `--help` is written from
