@@ -1,7 +1,7 @@
 /**
- * `verify()`: black-box checks of a Pet Store deployment (issue #15). Each check runs against the target and against
- * an in-process mock with the options being verified, so the report shows what the spec says, what the target did
- * and what the mock does; where a decision differs, it names the option that makes the mock answer the same.
+ * `verify()`: black-box checks of a Pet Store deployment (docs/verify.md). Each check runs against the target and
+ * against an in-process mock with the options being verified, so the report shows what the spec says, what the target
+ * did and what the mock does; where a decision differs, it names the option that makes the mock answer the same.
  */
 import { CHECKS } from './checks.js'
 import { applyPatch, mergePatches } from './config.js'

@@ -1,6 +1,6 @@
 /**
- * The shapes of `petstore-mock verify` (issue #15): a check runs the same requests against a side (the target
- * deployment, or an in-process mock) and sums up what it saw in one line; the two lines are compared.
+ * The shapes of `petstore-mock verify` (docs/verify.md, "The report"): a check runs the same requests against a side
+ * (the target deployment, or an in-process mock) and sums up what it saw in one line; the two lines are compared.
  */
 
 import { PetStoreMockError } from '../core/errors.js'
