@@ -1,7 +1,7 @@
 /**
- * The control panel (issue #16): Requests, Keys, Scenario, Clock and State of one session, live. One
- * component for both hosts: the server's page feeds it from the admin API and the event stream, the
- * browser host from the world in the page (`PanelSource`). It renders into a shadow root of its own.
+ * The control panel (README, "Control panel"; docs/spec-decisions.md row 54): Requests, Keys, Scenario, Clock and State
+ * of one session, live. One component for both hosts: the server's page feeds it from the admin API and the event
+ * stream, the browser host from the world in the page (`PanelSource`). It renders into a shadow root of its own.
  */
 import { clockView, stateView } from './control-views.js'
 import { field, h, messageOf } from './dom.js'

@@ -1,7 +1,7 @@
 /**
- * The control panel's one contract with its two data sources (issue #16): the server's admin API and
- * event stream (`http-source.ts`), or the world in the page itself (`world-source.ts`). The panel
- * (`panel.ts`) knows only this interface. Types only: nothing here exists at run time.
+ * The control panel's one contract with its two data sources: the server's admin API and event stream
+ * (`http-source.ts`), or the world in the page itself (`world-source.ts`). The panel (`panel.ts`) knows only this
+ * interface. Types only: nothing here exists at run time.
  */
 import type { KeyStatus } from '../core/key-status.js'
 import type { ScenarioListing } from '../scenarios/catalogue.js'
