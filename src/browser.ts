@@ -50,8 +50,8 @@ const SAVE_DELAY_MS = 200
 const SAVE_AT_ONCE_MAX_PETS = 5_000
 
 /**
- * The app's own requests (assets, other APIs) pass through silently. msw 2 reads `onUnhandledRequest`,
- * msw 3 renamed it `onUnhandledFrame`; each ignores the other's name, so both are set (#9, decisions/008).
+ * The app's own requests (assets, other APIs) pass through silently. msw 2 reads `onUnhandledRequest`, msw 3 renamed it
+ * `onUnhandledFrame`; each ignores the other's name, so both are set (decisions/008-msw-3-readiness.md).
  */
 const START_DEFAULTS = { onUnhandledRequest: 'bypass', onUnhandledFrame: 'bypass', quiet: true } as StartOptions
 
@@ -96,9 +96,9 @@ export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): 
     }
   }
   /**
-   * After each answer: a small world is written at once, before the page can see the answer (msw reports it
-   * before the worker hands it over), so an answer the page saw survives an immediate reload (issue #14);
-   * a large one a moment later, and always when the page goes away.
+   * After each answer: a small world is written at once, before the page can see the answer (msw reports it before the
+   * worker hands it over), so an answer the page saw survives an immediate reload (test/browser/example.test.ts,
+   * "...across an immediate reload with ?persist=1"); a large one a moment later, and always when the page goes away.
    */
   const save = () => {
     if (!storage) return

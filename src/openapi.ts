@@ -1,9 +1,9 @@
 /**
- * The OpenAPI 3.1 document of the Pet Store spec, built from the same zod schemas the mock
- * validates with. Each operation lists every status it answers, the spec's and the ones the mock
- * adds where the spec is silent (408, 410, 413, 415, 501, 507, and the 5xx of chaos faults), each
- * with the Error body, so a generated client knows them all (issue #14). `default` describes only
- * answers that are no operation's: another path or method (404, 405), the mock's control headers.
+ * The OpenAPI 3.1 document of the Pet Store spec, built from the same zod schemas the mock validates with. Each
+ * operation lists every status it answers, the spec's and the ones the mock adds where the spec is silent (408, 410,
+ * 413, 415, 501, 507, and the 5xx of chaos faults), each with the Error body, so a generated client knows them all
+ * (docs/spec-decisions.md row 52). `default` describes only answers that are no operation's: another path or method
+ * (404, 405), the mock's control headers.
  */
 import { z } from 'zod'
 import { ErrorSchema, NewPetSchema, PetSchema, PetStatusSchema, PetsSchema } from './schemas.js'

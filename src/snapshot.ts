@@ -13,7 +13,7 @@ const count = z
   .union([z.bigint(), z.number()])
   .transform((value) => Number(value))
   .pipe(z.number().int('must be a whole number').min(0, 'must be at least 0').max(Number.MAX_SAFE_INTEGER, 'is too large'))
-/** A moment in ms since the epoch, within the range of a `Date` (issue #13: 1e300 broke the server). */
+/** A moment in ms since the epoch, within the range of a `Date` (docs/spec-decisions.md row 50: 1e300 broke the server). */
 const moment = z
   .union([z.bigint(), z.number()])
   .transform((value) => Number(value))
@@ -75,9 +75,9 @@ export function stringifySnapshot(snapshot: WorldSnapshot, space?: number): stri
 const PETS_PER_PIECE = 1_000
 
 /**
- * A world's state whose pets are read from its storage as they are written (`World.snapshotInSteps`): taking it
- * copies nothing, so a large state is no pause (issue #18). Its pieces throw `StaleSnapshotError` once the pets are
- * no longer as they were when it was taken.
+ * A world's state whose pets are read from its storage as they are written (`World.snapshotInSteps`): taking it copies
+ * nothing, so a large state is no pause (decisions/014-state-log-segments.md). Its pieces throw `StaleSnapshotError`
+ * once the pets are no longer as they were when it was taken.
  */
 export interface SteppedSnapshot extends Omit<WorldSnapshot, 'pets'> {
   readonly pets: PetTexts
@@ -104,7 +104,7 @@ export function steppedOf(snapshot: WorldSnapshot): SteppedSnapshot {
 /**
  * The snapshot's JSON text (as `stringifySnapshot` writes it, keys in another order) in pieces of a few thousand
  * pets, so a writer can give the event loop back between them: a state of a million pets is not one long pause
- * (issue #18).
+ * (decisions/014-state-log-segments.md).
  */
 export function* snapshotPieces(snapshot: WorldSnapshot | SteppedSnapshot): Generator<string> {
   const { pets, ...rest } = isStepped(snapshot) ? snapshot : steppedOf(snapshot)
