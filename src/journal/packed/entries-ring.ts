@@ -4,8 +4,8 @@
  *
  * Where each entry lies is kept in a ring of typed arrays, not as one object per entry: an object that lives for a
  * thousand requests outlives two young-generation collections under load, is promoted, and then makes the old
- * generation grow at the request rate (a mark-compact every few seconds, and concurrent marking threads competing
- * with the server for its core).
+ * generation grow at the request rate (more mark-compacts, and concurrent marking threads competing with the server
+ * for its core; `npm run bench -- --only=gc` reads the collector's pauses under load).
  */
 import type { JournalBudget } from '../budget.js'
 import type { Raw } from '../entry.js'
