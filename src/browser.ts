@@ -46,7 +46,7 @@ export interface PetStoreWorker {
 }
 
 const SAVE_DELAY_MS = 200
-/** Worlds up to this many pets are saved after every answer (a few hundred µs); larger ones on a timer and on pagehide. */
+/** Worlds up to this many pets are saved after every answer (a save grows with the pets); larger ones on a timer and on pagehide. */
 const SAVE_AT_ONCE_MAX_PETS = 5_000
 
 /**

@@ -71,7 +71,7 @@ export function stringifySnapshot(snapshot: WorldSnapshot, space?: number): stri
   return stringifyJson(snapshot, space)
 }
 
-/** Pets per piece of `snapshotPieces`: about 50 KB of text, a fraction of a millisecond to join. */
+/** Pets per piece of `snapshotPieces`: about 50 KB of text, short enough to join between two answers. */
 const PETS_PER_PIECE = 1_000
 
 /**
