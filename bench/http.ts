@@ -36,6 +36,10 @@ export interface Target {
   base: string
   /** Prism serves the document's paths without the server's base path (`/v1`). */
   withoutBasePath?: boolean
+  /** The headers of its load, if not the bench key's `Authorization`. */
+  headers?: Record<string, string>
+  /** The error code every answer to its load carries (`rate_limited`): those 429s are what is measured, not errors. */
+  refusal?: string
   start(): Promise<() => Promise<void>>
 }
 

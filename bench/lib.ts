@@ -31,18 +31,21 @@ function serverNode(path: string | undefined): { path: string; version: string }
 export const SERVER_CORE = '0'
 export const LOAD_CORE = '1'
 export const BENCH_KEY = 'bench-key'
+/** A Free-plan key (60 requests a minute, the spec's "Rate limits by plan"): the over-the-limit path spends it. */
+export const FREE_KEY = 'test-free'
 
 export function tempDir(prefix: string): string {
   return mkdtempSync(join(tmpdir(), prefix))
 }
 
-/** A fixtures folder with one key whose limits the load never reaches (rate limiting stays on). */
+/** A fixtures folder with one key whose limits the load never reaches (rate limiting stays on), and a Free key. */
 export function benchFixtures(): string {
   const dir = tempDir('petstore-bench-')
-  writeFileSync(
-    join(dir, 'keys.json'),
-    JSON.stringify({ keys: [{ key: BENCH_KEY, plan: 'enterprise', limits: { perMinute: 1e12, perDay: 1e15 } }] }),
-  )
+  const keys = [
+    { key: BENCH_KEY, plan: 'enterprise', limits: { perMinute: 1e12, perDay: 1e15 } },
+    { key: FREE_KEY, plan: 'free' },
+  ]
+  writeFileSync(join(dir, 'keys.json'), JSON.stringify({ keys }))
   return dir
 }
 
@@ -131,6 +134,12 @@ export interface WrkResult {
   p99: number
   p999: number
   max: number
+  requests: number
+  /** Answers with a status of 400 or more. */
+  non2xx: number
+  /** Connect, read, write and timeout errors. */
+  socketErrors: number
+  /** `non2xx` and `socketErrors` together. */
   errors: number
 }
 
@@ -169,8 +178,9 @@ export async function wrk(
     const value = Number.parseFloat(text)
     return text.endsWith('us') ? value / 1000 : text.endsWith('ms') ? value : value * 1000
   }
-  const errors = /Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1]
-  const socketErrors = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
+  const non2xx = Number(/Non-2xx or 3xx responses: (\d+)/.exec(stdout)?.[1] ?? 0)
+  const socket = /Socket errors: connect (\d+), read (\d+), write (\d+), timeout (\d+)/.exec(stdout)
+  const socketErrors = socket ? socket.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0
   return {
     rps: Number(/Requests\/sec:\s+([\d.]+)/.exec(stdout)?.[1] ?? Number.NaN),
     p50: tail?.[0] ?? ms(/50%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
@@ -178,7 +188,10 @@ export async function wrk(
     p99: tail?.[2] ?? ms(/99%\s+([\d.]+\w+)/.exec(stdout)?.[1]),
     p999: tail?.[3] ?? Number.NaN,
     max: tail?.[4] ?? Number.NaN,
-    errors: Number(errors ?? 0) + (socketErrors ? socketErrors.slice(1).reduce((sum, n) => sum + Number(n), 0) : 0),
+    requests: Number(/(\d+) requests in/.exec(stdout)?.[1] ?? Number.NaN),
+    non2xx,
+    socketErrors,
+    errors: non2xx + socketErrors,
   }
 }
 

@@ -20,7 +20,7 @@ import { benchRedis } from './redis.js'
 import { benchSlowCreates } from './slow-creates.js'
 import { benchSoak } from './soak.js'
 import { benchStateFile } from './state-file.js'
-import { benchTail } from './tail.js'
+import { benchOverLimit, benchTail } from './tail.js'
 
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -43,6 +43,7 @@ const suites = {
   events: benchEvents,
   redis: benchRedis,
   tail: benchTail,
+  'over-limit': benchOverLimit,
   gc: benchGc,
   'pet-bytes': benchPetBytes,
   'slow-creates': benchSlowCreates,

@@ -4,13 +4,18 @@
  * bare server, measured round by round in one run (A B A B …, so the machine's drift falls on all alike); WireMock
  * (warmed) and Prism beside them; and create with `--state-file`. Prints the targets as ratios.
  *
+ * `--only=over-limit` measures the answer to a key over its limit the same way (`benchOverLimit`, below).
+ *
  *   npm run bench -- --only=tail                          (about 12 minutes; --quick: about 3)
  *   npm run bench -- --only=tail --this=/tmp/before       (another checkout's build, e.g. before a change)
+ *   npm run bench -- --only=over-limit                    (about 3 minutes)
  */
+import { writeFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { ops, prism, type Target, wiremock } from './http.js'
 import {
   BENCH_KEY,
+  FREE_KEY,
   median,
   quick,
   ROOT,
@@ -21,6 +26,7 @@ import {
   table,
   tempDir,
   verdict,
+  type WrkResult,
   waitFor,
   wrk,
 } from './lib.js'
@@ -77,14 +83,18 @@ function script(name: string, port: number, file: string, args: string[] = []): 
 
 /** Runs `op` at `connections` on every started target, round by round, and keeps the medians. */
 async function alternate(targets: Target[], op: Op, connections: number, results: Results): Promise<void> {
-  const options = { headers: auth, connections, ...('script' in op ? { script: op.script } : {}) }
+  const options = (target: Target) => ({
+    headers: target.headers ?? auth,
+    connections,
+    ...('script' in op ? { script: op.script } : {}),
+  })
   const url = (target: Target) => `${target.base}${target.withoutBasePath ? op.path.replace(/^\/v1/, '') : op.path}`
-  for (const target of targets) await wrk(url(target), 1, options)
+  for (const target of targets) await wrk(url(target), 1, options(target))
   const samples = targets.map(() => [] as Round[])
   for (let round = 0; round < ROUNDS; round++) {
     for (const [i, target] of targets.entries()) {
-      const r = await wrk(url(target), SECONDS, options)
-      if (r.errors > 0) throw new Error(`[bench] ${target.name} ${op.name}: ${r.errors} errors`)
+      const r = await wrk(url(target), SECONDS, options(target))
+      await expectAnswers(target, op, url(target), r)
       samples[i]?.push({ rps: r.rps, p50: r.p50, p90: r.p90, p99: r.p99, p999: r.p999 })
     }
   }
@@ -98,6 +108,30 @@ async function alternate(targets: Target[], op: Op, connections: number, results
     const byOp = results.get(target.name) ?? new Map<string, Figures>()
     byOp.set(at(op, connections), figures)
     results.set(target.name, byOp)
+  }
+}
+
+/** The `code` of the Error body `url` answers with; undefined for a 2xx. */
+async function answerCode(url: string, headers: Record<string, string>): Promise<string | undefined> {
+  const response = await fetch(url, { headers })
+  const body = await response.text()
+  return response.ok ? undefined : (JSON.parse(body) as { code?: string }).code
+}
+
+/** Throws unless a round's answers were the ones its target measures: no error at all, or its refusal. */
+async function expectAnswers(target: Target, op: Op, url: string, r: WrkResult): Promise<void> {
+  if (target.refusal === undefined) {
+    if (r.errors > 0) throw new Error(`[bench] ${target.name} ${op.name}: ${r.errors} errors`)
+    return
+  }
+  // A round shorter than a minute crosses at most one new minute, which gives a Free key 60 answers of 200 before it
+  // is refused again (spec "Rate limits by plan"); a banned key gets none. The request after the round may be one of
+  // those 60; any refusal it gets must be the target's.
+  const code = await answerCode(url, target.headers ?? auth)
+  if (r.socketErrors > 0 || r.non2xx < r.requests - 60 || (code !== undefined && code !== target.refusal)) {
+    throw new Error(
+      `[bench] ${target.name} ${op.name}: ${r.non2xx} of ${r.requests} answers refused, ${r.socketErrors} socket errors, now ${code ?? '2xx'}; wanted every answer ${target.refusal}`,
+    )
   }
 }
 
@@ -198,3 +232,80 @@ export async function benchTail(): Promise<{ lines: string[]; ok: boolean }> {
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) await benchTail()
+
+const free = { Authorization: `Bearer ${FREE_KEY}` }
+
+/** petstore-mock over 10,000 pets with the Free key spent before the load: every request of it is answered `refusal`. */
+function spent(name: string, port: number, refusal: string, extra: string[] = []): Target {
+  const target = mock(name, port, SIZES[0], extra)
+  return {
+    ...target,
+    headers: free,
+    refusal,
+    async start() {
+      const stop = await target.start()
+      const url = `${target.base}${ops[0].path}`
+      // 60 answers of 200, then 429 rate_limited; with the default ban, the fifth early retry earns the ban.
+      let code: string | undefined
+      for (let sent = 0; code !== refusal; sent++) {
+        if (sent === 100) {
+          await stop()
+          throw new Error(`[bench] ${name}: the Free key was not answered ${refusal} after 100 requests (last: ${code ?? '2xx'})`)
+        }
+        code = await answerCode(url, free)
+      }
+      return stop
+    },
+  }
+}
+
+/**
+ * The answer to a key over its limit, what a load test of a rate-limited API mostly gets back: GET /v1/pets?limit=20
+ * with the Free key already spent, answered 429 `rate_limited` (by a server that never bans:
+ * `rateLimit.banAfterEarlyRetries` at its largest) and 429 `key_temporarily_banned` (the defaults: the fifth retry
+ * before Retry-After bans the key for 15 minutes, longer than this run), beside petstore-mock's and the same-work bare
+ * server's list with the bench key, round by round. The bare server has no rate limit, so no 429 to compare with:
+ * the ratio is to its list's p99. Information, no target (docs/benchmarks.md, "The answer to a key over its limit").
+ */
+export async function benchOverLimit(): Promise<{ lines: string[]; ok: boolean }> {
+  const pets = SIZES[0]
+  console.log(
+    `\n# The answer to a key over its limit, ${CHECKOUT} (${pets.toLocaleString('en-US')} pets, wrk -t1, c=${CONNECTIONS.join(' and c=')}, ${SECONDS} s x ${ROUNDS} rounds alternating, medians)`,
+  )
+  const noBan = join(tempDir('petstore-no-ban-'), 'config.json')
+  writeFileSync(noBan, JSON.stringify({ rateLimit: { banAfterEarlyRetries: Number.MAX_SAFE_INTEGER } }))
+  const bare = script('bare, same work: 200 list', 4323, 'bare.mjs', [String(pets)])
+  const list = mock('petstore-mock: 200 list', 4322, pets)
+  const targets = [
+    spent('petstore-mock: 429 rate_limited', 4320, 'rate_limited', ['--config', noBan]),
+    spent('petstore-mock: 429 key_temporarily_banned', 4321, 'key_temporarily_banned'),
+    list,
+    bare,
+  ]
+  const results: Results = new Map()
+  await session(targets, [ops[0]], results)
+  const lines = CONNECTIONS.map((c) => {
+    const p99 = (target: Target) => results.get(target.name)?.get(at(ops[0], c))?.p99 ?? Number.NaN
+    const rows: (string | number)[][] = [
+      ['GET /v1/pets?limit=20', 'req/s', 'p50 ms', 'p90 ms', 'p99 ms', 'p99 of rounds', 'p99.9 ms', 'p99 / bare list', 'p99 / our list'],
+    ]
+    for (const target of targets) {
+      const f = results.get(target.name)?.get(at(ops[0], c))
+      if (f) {
+        rows.push([
+          target.name,
+          f.rps,
+          ms(f.p50),
+          ms(f.p90),
+          ms(f.p99),
+          `${ms(f.p99low)}-${ms(f.p99high)}`,
+          ms(f.p999),
+          f.p99 / p99(bare),
+          f.p99 / p99(list),
+        ])
+      }
+    }
+    return table(`Over the limit, c=${c}`, rows)
+  })
+  return { lines, ok: true }
+}
