@@ -1,5 +1,5 @@
 /**
- * The config file and the options cannot drift apart (issue #15): type-checked by `npm run typecheck`. An option added
+ * The config file and the options cannot drift apart: type-checked by `npm run typecheck`. An option added
  * to the server or to `createPetStore` without its key in the config schema, or a key added to the schema that no
  * option takes, is a type error here naming it. (`loadConfig` checks the values' types where it builds the options.)
  */
