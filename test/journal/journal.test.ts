@@ -48,7 +48,7 @@ describe('the request journal', () => {
       fault: undefined,
       arrival: 1,
       delivered: 2,
-      // Issue #16: what the panel's details and the HAR show. The key is redacted like `key`; the body kept as sent.
+      // docs/spec-decisions.md row 55: what the panel's details and the HAR show. The key is redacted like `key`; the body kept as sent.
       durationMs: expect.any(Number),
       bodyText: '{"name":"Rex","categoryId":9223372036854775807}',
       requestHeaders: { authorization: 'Bearer …free', 'content-type': 'application/json' },
