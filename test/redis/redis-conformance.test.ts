@@ -1,5 +1,5 @@
 /**
- * The shared conformance suite over two replicas of the built CLI on one private Redis (`--redis`, issue #17):
+ * The shared conformance suite over two replicas of the built CLI on one private Redis (`--redis`, docs/replicas.md):
  * each world is an X-Mock-Session, and its requests go to replica A and replica B in turn, so every check
  * also checks that the two behave as one server. `setClock` tells A and waits for B to follow.
  */

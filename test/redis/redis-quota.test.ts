@@ -1,6 +1,6 @@
 /**
  * The rate-limit rules run twice: in memory (`countRequest`, src/core/rate-limit.ts) and as the Lua script every
- * replica shares (`CONSUME`, src/server/redis/scripts.ts, issue #17). Same sequences of requests and clock moves in, same
+ * replica shares (`CONSUME`, src/server/redis/scripts.ts). Same sequences of requests and clock moves in, same
  * decisions and counters out, or this fails naming the first step where they part.
  */
 import fc from 'fast-check'

@@ -1,5 +1,5 @@
 /**
- * Helpers of the `--redis` tests (issue #17): a private `redis-server` per test file on a free loopback
+ * Helpers of the `--redis` tests: a private `redis-server` per test file on a free loopback
  * port (no persistence), and server replicas of the built CLI pointed at it.
  * `node scripts/ensure-redis.mjs` installs redis-server when it is missing.
  *

@@ -1,5 +1,5 @@
 /**
- * `--redis URL` (issue #17): server processes of the built CLI pointed at one Redis behave as one server.
+ * `--redis URL` (docs/replicas.md): server processes of the built CLI pointed at one Redis behave as one server.
  * One private redis-server (no persistence, loopback) and two replicas, A and B, for the whole file; each
  * test works in its own X-Mock-Session, so the tests do not see each other's pets, counters or clock. The
  * tests that kill a replica or Redis start their own.
