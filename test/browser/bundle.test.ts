@@ -25,7 +25,7 @@ it('bundles every dependency, msw/browser included, into one self-contained entr
   expect(bundle.specifiers).toContain('msw/browser')
 })
 
-it('keeps the control panel out of the entry: one chunk of its own, loaded only with panel: true (issue #16)', () => {
+it('keeps the control panel out of the entry: one chunk of its own, loaded only with panel: true', () => {
   expect(bundle.dynamicImports).toEqual(bundle.lazy.map((chunk) => chunk.fileName))
   expect(bundle.lazy).toHaveLength(1)
   const [panel] = bundle.lazy

@@ -133,7 +133,7 @@ it('keeps a created pet across a reload with ?persist=1', async () => {
   expect(await listed(page)).toHaveLength(51)
 })
 
-// Issue #14: saves waited 200 ms after each answer and nothing saved when the page went away, so a pet created
+// Regression: saves waited 200 ms after each answer and nothing saved when the page went away, so a pet created
 // just before a reload was 404 after it, and the rate-limit counter went back.
 it('keeps a pet and the rate-limit count the page saw acknowledged across an immediate reload with ?persist=1', async () => {
   const page = await openExample('?persist=1')

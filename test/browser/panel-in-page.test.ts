@@ -1,5 +1,5 @@
 /**
- * The control panel in the app's own page (issue #16): `startPetStoreWorker({ panel: true })` in a small Vite app
+ * The control panel in the app's own page: `startPetStoreWorker({ panel: true })` in a small Vite app
  * (test/browser/panel-page) whose global styles are as loud as an app's can be. The panel follows the world in the
  * page: the page's fetches, its scenario and its clock. Neither side's styles reach the other, the panel loads
  * nothing from another origin, and its code is a chunk of its own that only `panel: true` loads.

@@ -1,5 +1,5 @@
 /**
- * The server's control panel (`GET /__mock/ui`, issue #16) in Chromium, driven as a QA engineer drives it:
+ * The server's control panel (`GET /__mock/ui`) in Chromium, driven as a QA engineer drives it:
  * the built CLI on loopback, API requests sent from the test (Node) while the page watches, the panel's
  * controls clicked and typed into, and what they did checked on the API itself. Each test uses a session
  * of its own, so the tests share one server without sharing a world.
