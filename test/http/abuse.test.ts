@@ -1,7 +1,7 @@
 /**
- * The standalone server under abuse (issue #13): an admin API no other site can drive, state imports
- * that cannot break it, HTTP hygiene (HEAD, 408, hang-ups, pipelining), bodies that are not UTF-8,
- * and a journal read in pages. Loopback only.
+ * The standalone server under abuse (docs/spec-decisions.md, "Under abuse"): an admin API no other site can drive,
+ * state imports that cannot break it, HTTP hygiene (HEAD, 408, hang-ups, pipelining), bodies that are not UTF-8, and a
+ * journal read in pages. Loopback only.
  */
 import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'

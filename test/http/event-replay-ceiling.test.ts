@@ -1,7 +1,8 @@
 /**
- * Issue #31: the event stream's replay after `Last-Event-ID` (or `?after=`) was built whole, up to 1,000 entries of any
- * size, and said nothing of what it left out. Now it is written entry by entry, stops at 1,000 entries or 1 MiB, and
- * tells the rest as a `gap` event ({ after, before }) for the client to read from `GET /__mock/requests?after=`.
+ * Regression (docs/spec-decisions.md row 56): the event stream's replay after `Last-Event-ID` (or `?after=`) was built
+ * whole, up to 1,000 entries of any size, and said nothing of what it left out. Now it is written entry by entry, stops
+ * at 1,000 entries or 1 MiB, and tells the rest as a `gap` event ({ after, before }) for the client to read from
+ * `GET /__mock/requests?after=`.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { closeServers, startServer } from './support.js'

@@ -1,7 +1,8 @@
 /**
- * Issue #31, case 2: an event stream whose client never reads was "cut off" with `end()`, which queued behind the
- * unread data: the socket stayed open holding it all, the slot was freed, and a new stream was accepted (RSS from 83 MB
- * to 2.26 GB). Now the server destroys the socket of a stream once `MAX_PENDING_BYTES` wait for it, then frees the slot.
+ * Regression (docs/spec-decisions.md row 56): an event stream whose client never reads was "cut off" with `end()`,
+ * which queued behind the unread data: the socket stayed open holding it all, the slot was freed, and a new stream was
+ * accepted (RSS from 83 MB to 2.26 GB). Now the server destroys the socket of a stream once `MAX_PENDING_BYTES` wait
+ * for it, then frees the slot.
  */
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'

@@ -1,5 +1,5 @@
 /**
- * `Expect: 100-continue` with a `Content-Length` over the body limit (issue 31): the server answers 413 at once rather
+ * `Expect: 100-continue` with a `Content-Length` over the body limit: the server answers 413 at once rather
  * than asking for a body it would refuse (RFC 9110 section 10.1.1), and closes the connection, the body never read.
  * Raw sockets on 127.0.0.1, as a client sees the interim answer only there.
  */

@@ -1,4 +1,7 @@
-/** The fuzz suite of issue #13 against the standalone server over HTTP on 127.0.0.1; the state read with GET /__mock/state. */
+/**
+ * The fuzz suite (test/support/fuzz-suite.ts) against the standalone server over HTTP on 127.0.0.1; the state read
+ * with GET /__mock/state.
+ */
 import { parse, parseNumberAndBigInt } from 'lossless-json'
 import { afterAll, expect } from 'vitest'
 import { defineFuzzSuite, FUZZ_KEYS, type FuzzTarget } from '../support/fuzz-suite.js'

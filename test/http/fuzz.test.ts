@@ -128,7 +128,7 @@ function fuzz(check: (answered: Answered) => void): Promise<void> {
 it('never answers 5xx but the documented 501, over 300 random requests', async () => {
   await fuzz(({ method, status, text, label }) => {
     // The one documented 5xx: the spec lists GET /v1/store/orders without defining it.
-    // HEAD is answered like GET without a body (issue #13): its 501 has no Error body.
+    // HEAD is answered like GET without a body (docs/spec-decisions.md row 46): its 501 has no Error body.
     if (status === 501) {
       if (method === 'HEAD') expect(text, label).toBe('')
       else expect(text, label).toContain('"code":"not_implemented"')

@@ -1,4 +1,4 @@
-/** The journal and the retry audit over HTTP (issue #7). */
+/** The journal and the retry audit over HTTP (docs/spec-decisions.md rows 41-44). */
 import { afterAll, beforeAll, expect, it } from 'vitest'
 import { createPetStoreServer, type PetStoreServer } from '../../src/server/http-server.js'
 

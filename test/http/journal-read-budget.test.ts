@@ -1,8 +1,8 @@
 /**
- * Issue #31, case 1: 20 journal reads at once held 4.8 GB. The reads under way now share one budget
- * (`adminReadMaxBytes`, 1 MiB each): past it a read is answered 503 `too_many_admin_reads` with `Retry-After`, and a
- * client that takes nothing of its read for `requestTimeoutMs` is cut off, which gives its share back. Here the budget
- * is one read, held by a client that never reads a page far larger than loopback's socket buffers.
+ * Regression (docs/spec-decisions.md row 60): 20 journal reads at once held 4.8 GB. The reads under way now share one
+ * budget (`adminReadMaxBytes`, 1 MiB each): past it a read is answered 503 `too_many_admin_reads` with `Retry-After`,
+ * and a client that takes nothing of its read for `requestTimeoutMs` is cut off, which gives its share back. Here the
+ * budget is one read, held by a client that never reads a page far larger than loopback's socket buffers.
  */
 import { connect, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'

@@ -1,7 +1,8 @@
 /**
- * Issue #31, case 1: 1,000 rejected 1 MiB bodies of NUL bytes. The journal keeps a 16 KiB prefix of each; written as
- * JSON, each prefix was 96 KiB of `\u0000` (twice), so one `GET /__mock/requests?limit=1000` answered 197.5 MB, built
- * whole. Now a page stops at the byte ceiling and says where, the body is shown as base64, and the HAR export too.
+ * Regression (docs/spec-decisions.md rows 59 and 61): 1,000 rejected 1 MiB bodies of NUL bytes. The journal keeps a
+ * 16 KiB prefix of each; written as JSON, each prefix was 96 KiB of `\u0000` (twice), so one
+ * `GET /__mock/requests?limit=1000` answered 197.5 MB, built whole. Now a page stops at the byte ceiling and says where,
+ * the body is shown as base64, and the HAR export too.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { READ_MAX_BYTES } from '../../src/server/admin/journal-reads.js'

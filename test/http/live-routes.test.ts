@@ -1,6 +1,7 @@
 /**
- * The admin routes the control panel reads (issue #16), on the standalone server over loopback (its panel files come from dist/, built when stale): the live
- * sessions, the keys' quota and bans, one whole journal entry, the journal as HAR, and the panel page.
+ * The admin routes the control panel reads (docs/spec-decisions.md rows 54-56), on the standalone server over loopback
+ * (its panel files come from dist/, built when stale): the live sessions, the keys' quota and bans, one whole journal
+ * entry, the journal as HAR, and the panel page.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { auth, closeServers, ensureBuilt, startServer } from './support.js'

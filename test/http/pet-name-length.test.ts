@@ -1,5 +1,5 @@
 /**
- * The length limit on a new pet's `name` over HTTP (issue #31; docs/spec-decisions.md row 4): the standalone server
+ * The length limit on a new pet's `name` over HTTP (docs/spec-decisions.md row 4): the standalone server
  * answers as every host does, and its OpenAPI document states the limit it runs with. Loopback, a few requests.
  */
 import { afterEach, describe, expect, it } from 'vitest'

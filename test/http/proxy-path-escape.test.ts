@@ -1,8 +1,8 @@
 /**
- * `--proxy` never lets a path out of its base (issue 31, item 4): the upstream URL is built from the normalised path
- * (RFC 3986 section 5.2.4), and a path whose normalised form leaves the base is answered as the mock answers that
- * path, never sent. Requests go out over a raw node:http client, since fetch would normalise the path itself; the
- * upstream on 127.0.0.1 records every path it receives.
+ * `--proxy` never lets a path out of its base (docs/spec-decisions.md row 53a): the upstream URL is built from the
+ * normalised path (RFC 3986 section 5.2.4), and a path whose normalised form leaves the base is answered as the mock
+ * answers that path, never sent. Requests go out over a raw node:http client, since fetch would normalise the path
+ * itself; the upstream on 127.0.0.1 records every path it receives.
  */
 import { createServer, request, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'

@@ -1,5 +1,5 @@
 /**
- * `--proxy` under a failing upstream (issue 31, items 3 and the proxy's body cap): every failure is an Error body, 502
+ * `--proxy` under a failing upstream (docs/spec-decisions.md row 53b): every failure is an Error body, 502
  * or 504, never a 500, during the body as before it; an upstream body is read under a size cap. The upstream is a
  * node:http server on 127.0.0.1 whose paths each misbehave one way; a stall is an answer that never finishes, and the
  * proxy's timeout is set small for it alone.

@@ -1,7 +1,7 @@
 /**
- * `--proxy URL` / `createPetStore({ proxy })` (issue #15): what the mock does not define goes to a real deployment
- * and comes back as it is; what it defines stays mocked; an upstream that is down or slow gets 502 or 504 with an
- * Error body. The upstream here is a small node:http server on 127.0.0.1 that echoes what it received.
+ * `--proxy URL` / `createPetStore({ proxy })` (docs/spec-decisions.md row 53): what the mock does not define goes to a
+ * real deployment and comes back as it is; what it defines stays mocked; an upstream that is down or slow gets 502 or
+ * 504 with an Error body. The upstream here is a small node:http server on 127.0.0.1 that echoes what it received.
  */
 import { createServer, type Server } from 'node:http'
 import type { AddressInfo } from 'node:net'

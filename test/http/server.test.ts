@@ -483,7 +483,7 @@ describe('admin API', () => {
     await expectError(await fetch(`${url}/__mock/reset`, { method: 'POST', headers: auth('wrong') }), 401, 'admin_unauthorized')
     await expectError(await fetch(`${url}/__mock/state`, { headers: auth('test-pro') }), 401, 'admin_unauthorized')
     expect((await fetch(`${url}/__mock/clock`, { headers: auth('s3cret') })).status).toBe(200)
-    // Health is public (issue #13): containers and load balancers probe it without the token.
+    // Health is public (docs/spec-decisions.md row 36): containers and load balancers probe it without the token.
     expect((await fetch(`${url}/__mock/health`)).status).toBe(200)
   })
 
