@@ -1,4 +1,4 @@
-/** The fuzz suite of issue #13 against `petStore.fetch`; test/http/fuzz-state.test.ts runs it over HTTP. */
+/** The fuzz suite (test/support/fuzz-suite.ts) against `petStore.fetch`; test/http/fuzz-state.test.ts runs it over HTTP. */
 import { createPetStore } from '../../src/index.js'
 import { defineFuzzSuite, FUZZ_KEYS } from '../support/fuzz-suite.js'
 

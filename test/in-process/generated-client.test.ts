@@ -1,5 +1,5 @@
 /**
- * A client generated from the OpenAPI document, made the way a user makes one (issue #14):
+ * A client generated from the OpenAPI document, made the way a user makes one (docs/spec-decisions.md row 52):
  * openapi-typescript turns `openApiDocument()` into types, a small openapi-fetch client over
  * `petStore.fetch` uses them, the TypeScript compiler checks it under a strict tsconfig (and refuses
  * wrong variants of it), and then the same file runs.
@@ -20,7 +20,7 @@ import { createPetStore } from '../../src/index.js'
 import type { components, paths } from './schema.js'
 
 type ErrorBody = components['schemas']['Error']
-/** listPets lists its 400 (issue #14): this names a type only if the document has it. */
+/** listPets lists its 400 (docs/spec-decisions.md row 52): this names a type only if the document has it. */
 export type InvalidQuery = paths['/pets']['get']['responses'][400]['content']['application/json']
 
 export interface Observed {

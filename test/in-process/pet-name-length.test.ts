@@ -1,5 +1,5 @@
 /**
- * The length limit on a new pet's `name` (issue #31; the spec shows none, docs/spec-decisions.md row 4): at most
+ * The length limit on a new pet's `name` (the spec shows none: docs/spec-decisions.md row 4): at most
  * 1,000 characters by default, counted as Unicode code points, the option `maxNameLength` for another limit; a
  * longer name is answered 400 `invalid_body` naming the field and the limit, and nothing is stored.
  */

@@ -1,7 +1,7 @@
 /**
- * Model-based test of rate limits and bans (issue #3): random sequences of requests and clock moves,
- * each response checked against a small reference model that recomputes everything from a log of
- * accepted request times instead of counters.
+ * Model-based test of rate limits and bans (spec "Limits"; docs/spec-decisions.md rows 22-31): random sequences of
+ * requests and clock moves, each response checked against a small reference model that recomputes everything from a log
+ * of accepted request times instead of counters.
  */
 import fc from 'fast-check'
 import { expect, it } from 'vitest'

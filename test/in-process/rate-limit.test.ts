@@ -1,4 +1,7 @@
-/** Rate limits, bans and the clock through msw's setupServer, as an SDK test suite sees them (issue #3). */
+/**
+ * Rate limits, bans and the clock through msw's setupServer, as an SDK test suite sees them (spec "Limits";
+ * docs/spec-decisions.md rows 22-32).
+ */
 import { setupServer } from 'msw/node'
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'

@@ -1,6 +1,6 @@
 /**
  * `verify` redacts the API key in the report's values, never in its own field names: a key that also occurs in a
- * field name (`e`, `k`, `checks`) renamed the report's fields, and printing it threw a TypeError (issue #31, item 5).
+ * field name (`e`, `k`, `checks`) renamed the report's fields, and printing it threw a TypeError (regression).
  * The target is an in-process mock reached through its `fetch`, echoing the key in a `Link` header as a careless
  * service might; each run sends about 40 requests, none over a network.
  */
