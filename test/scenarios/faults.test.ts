@@ -1,4 +1,4 @@
-/** Seeded faults, fault scoping and scenario selection (issue #5). */
+/** Seeded faults, fault scoping and scenario selection (docs/scenarios.md). */
 import { mkdtemp, readFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

@@ -1,4 +1,4 @@
-/** One test per shipped scenario, driven by the checks in the file itself, in-process, over HTTP and through express (issues #5, #12). */
+/** One test per shipped scenario, driven by the checks in the file itself, in-process, over HTTP and through express (docs/scenarios.md). */
 import { afterAll, beforeAll, describe, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'
 import { BUILT_IN_SCENARIOS, parseScenario } from '../../src/scenarios/catalogue.js'
