@@ -1,4 +1,4 @@
-/** The shared conformance suite through the express host (issue #12): a world per test, mounted in a user's app. */
+/** The shared conformance suite through the express host: a world per test, mounted in a user's app. */
 import { createPetStore } from '../../src/index.js'
 import { defineConformanceSuite } from '../conformance/suite.js'
 import { startExpressHost } from './support.js'
