@@ -1,4 +1,4 @@
-/** Scenarios, user scenario folders and fixtures from the command line (issue #5). */
+/** Scenarios, user scenario folders and fixtures from the command line (docs/scenarios.md). */
 import { mkdtemp, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'

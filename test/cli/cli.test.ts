@@ -78,7 +78,7 @@ describe('usage', () => {
     expect(stderr).toContain(value)
   })
 
-  it('refuses a bad value from the environment with exit code 2, naming the variable (issue #15)', async () => {
+  it('refuses a bad value from the environment with exit code 2, naming the variable', async () => {
     const { code, stderr } = await runCli([], { PETSTORE_PORT: '0', PETSTORE_LOG: 'loud' })
     expect(code).toBe(2)
     expect(stderr).toContain('PETSTORE_LOG must be pretty, json or silent')

@@ -1,6 +1,6 @@
 /**
- * `--config FILE` (issue #15): every option in one JSON file, flags > environment > file > defaults, errors that
- * name their source, the file's JSON Schema shipped and current, and the same file loaded in-process.
+ * `--config FILE` (README, "A config file"): every option in one JSON file, flags > environment > file > defaults,
+ * errors that name their source, the file's JSON Schema shipped and current, and the same file loaded in-process.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'

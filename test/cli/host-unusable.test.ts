@@ -1,5 +1,5 @@
 /**
- * A `--host` the server cannot listen on (issue 31) is a usage error like every other bad option: exit 2 and one line
+ * A `--host` the server cannot listen on is a usage error like every other bad option: exit 2 and one line
  * naming the option, the address and the fix, not exit 1 and a stack. 8.8.8.8 is no address of this machine
  * (EADDRNOTAVAIL); a name under `.invalid` never resolves (RFC 6761 section 6.4).
  */

@@ -1,5 +1,5 @@
 /**
- * `petstore-mock snapshot` (issue #15): a running mock is the deployment to read; the file written must
+ * `petstore-mock snapshot` (docs/snapshot.md): a running mock is the deployment to read; the file written must
  * start a second mock that serves the same pets byte for byte, ids beyond 2^53 included.
  */
 

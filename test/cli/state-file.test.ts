@@ -141,7 +141,8 @@ describe('state file of the CLI', () => {
     })
   })
 
-  // With --fsync the creates of a turn are written together and their answers wait for that write (issue #18).
+  // With --fsync the creates of a turn are written together and their answers wait for that write
+  // (decisions/015-answers-of-a-turn-together.md).
   for (const extra of [[], ['--fsync']]) {
     it(`keeps every create it answered 201 across kill -9, over 4 rounds under load${extra.length ? `, with ${extra.join(' ')}` : ''}`, async () => {
       const acknowledged: string[] = []

@@ -1,5 +1,5 @@
 /**
- * `verify` and `snapshot` read every answer of the target under a size cap (issue #31, item 6): a target sending an
+ * `verify` and `snapshot` read every answer of the target under a size cap (regression): a target sending an
  * endless body drove them to 2.1 GB before a message that did not say "too large". The target here is a node:http
  * server on 127.0.0.1 that writes a JSON array without end, as fast as the client reads it, and stops when the
  * client closes or after `CEILING` bytes, whichever comes first.

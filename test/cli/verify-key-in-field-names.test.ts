@@ -1,5 +1,5 @@
 /**
- * `petstore-mock verify` with a key that also occurs in the report's field names (issue #31, item 5): `--key e`
+ * `petstore-mock verify` with a key that also occurs in the report's field names (regression): `--key e`
  * renamed the report's fields (`checks` became `ch<redacted key>cks`) and printing it crashed with a TypeError and a
  * stack. The target is the mock itself on loopback, knowing that key; each run is bounded by --max-requests.
  */

@@ -1,5 +1,5 @@
 /**
- * `petstore-mock verify` (issue #15): black-box checks of a deployment, run as a user runs them (the built CLI)
+ * `petstore-mock verify` (docs/verify.md): black-box checks of a deployment, run as a user runs them (the built CLI)
  * against the mock itself, the mock under other options, a small drifting server written here, and Prism; plus the
  * report building on its own. Loopback only; every run is bounded by --max-requests and takes a few seconds at most.
  */
