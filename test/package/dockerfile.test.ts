@@ -1,5 +1,5 @@
 /**
- * The Dockerfile's runtime stage, run on this machine (no container engine here, issue #13): its install
+ * The Dockerfile's runtime stage, run on this machine (no container engine here): its install
  * command from the lock file, the build it copies, its environment, and its HEALTHCHECK command, taken
  * from the Dockerfile itself so the test follows it. Loopback only: PETSTORE_HOST is 127.0.0.1 here.
  */

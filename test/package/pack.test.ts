@@ -127,7 +127,7 @@ afterAll(async () => {
 it('packs the built entries, the scenarios, the docs, the licence', () => {
   const paths = packed.map((file) => file.path)
   expect(paths).toContain('LICENSE')
-  // Issue #16: the Postman collection, and the control panel's modules the server serves.
+  // The Postman collection, and the control panel's modules the server serves.
   expect(paths).toContain('postman/petstore-mock.postman_collection.json')
   expect(paths).toContain('dist/src/panel/ui-main.js')
   for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'cli/main']) {
