@@ -1,8 +1,8 @@
 /**
- * The fuzz suite of issue #13 ("Trustworthy under abuse"), run unchanged against any host reachable with
- * `fetch`: random requests never answer 5xx but the documented 501, answer every 4xx with the Error body
- * `{ code, message, status }`, and leave the pets and the next id as they were whenever they are refused;
- * a valid NewPet is created only when sent as uncompressed UTF-8 JSON.
+ * The fuzz suite ("Trustworthy under abuse": docs/spec-decisions.md, "Under abuse"), run unchanged against any host
+ * reachable with `fetch`: random requests never answer 5xx but the documented 501, answer every 4xx with the Error body
+ * `{ code, message, status }`, and leave the pets and the next id as they were whenever they are refused; a valid
+ * NewPet is created only when sent as uncompressed UTF-8 JSON.
  */
 import fc from 'fast-check'
 import { beforeAll, describe, expect, it } from 'vitest'

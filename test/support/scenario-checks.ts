@@ -1,6 +1,6 @@
 /**
  * Runs the `checks` a scenario file states, against any host reachable with `fetch`: the file
- * itself says what the scenario must do (issue #5).
+ * itself says what the scenario must do (docs/scenarios.md).
  */
 import { expect } from 'vitest'
 import type { JournalEntry } from '../../src/journal/journal.js'
