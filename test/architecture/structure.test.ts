@@ -1,5 +1,5 @@
 /**
- * The shape of the house, checked on every run (issue #12): files and functions short enough to
+ * The shape of the house, checked on every run: files and functions short enough to
  * read, no import cycle, no import pointing up a layer, and a core free of hosts and libraries.
  * The layers are the ones docs/architecture.md draws.
  */
@@ -175,7 +175,7 @@ describe('the structure of src/', () => {
   })
 })
 
-describe('the control panel (issue #16)', () => {
+describe('the control panel', () => {
   it('serves modules that need nothing but each other: no package, no file outside src/panel', () => {
     const served = files.filter(
       (parsed) => parsed.file.startsWith('panel/') && !IN_PAGE_ONLY.has(basename(parsed.file).replace(/\.ts$/, '.js')),
@@ -196,7 +196,7 @@ describe('the control panel (issue #16)', () => {
   })
 })
 
-describe('the shared world (issue #17)', () => {
+describe('the shared world', () => {
   it('loads nothing of Redis without --redis: only src/server/redis imports the client, other modules at most its URL helper', () => {
     const outside = files.filter((parsed) => !parsed.file.startsWith('server/redis/'))
     const reaching = outside.flatMap((parsed) => [
