@@ -558,7 +558,7 @@ export function defineConformanceSuite(host: ConformanceHost): void {
         },
       )
 
-      // The spec's status for a bad body is 400; the code still says what is wrong (docs/spec-decisions.md, issue #13).
+      // The spec's status for a bad body is 400; the code still says what is wrong (docs/spec-decisions.md row 17).
       it.each(['text/plain', 'application/xml', 'application/x-www-form-urlencoded'])(
         'answers 400 unsupported_media_type to Content-Type %s',
         async (contentType) => {
