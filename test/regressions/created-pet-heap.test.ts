@@ -1,5 +1,5 @@
 /**
- * Issue #18: every pet a client creates lives as long as the world, so what it keeps is what each young-generation
+ * Regression: every pet a client creates lives as long as the world, so what it keeps is what each young-generation
  * collection under POST load copies and each full one marks (the create tail). Stored as a record with an int64
  * `bigint` id, its name and an entry holding record and text, a created pet took 324 bytes of heap and five objects;
  * packed as its JSON text in array buffers, with its id and status in typed arrays (the ninth pass), about 143, heap

@@ -1,5 +1,5 @@
 /**
- * Issue #12: the express middleware answered a `network-error` fault with express's HTML 500 page
+ * Regression: the express middleware answered a `network-error` fault with express's HTML 500 page
  * (`RangeError: Invalid status code: 0`) and ignored `latency` faults. It now shares the standalone
  * server's delivery step, so every fault behaves as it does there.
  */

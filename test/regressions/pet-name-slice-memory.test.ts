@@ -1,5 +1,5 @@
 /**
- * Issue #18: the hand-written reader of flat JSON bodies cut a pet's name out of the body as a slice, and V8 kept
+ * Regression: the hand-written reader of flat JSON bodies cut a pet's name out of the body as a slice, and V8 kept
  * the whole body alive behind it for as long as the pet was stored: 150 pets created from 0.9 MiB bodies (a name
  * and a long unknown field, which is dropped) held 133 MB. The stored name is a string of its own (`detachedSlice`).
  * Whether V8 keeps a body behind a name only the heap shows: `npm run bench -- --only=memory` measures it

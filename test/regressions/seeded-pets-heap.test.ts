@@ -1,5 +1,5 @@
 /**
- * Issue #18: a pet's JSON text was joined with `+`, a tree of seven or more pieces that V8 flattens only when the
+ * Regression: a pet's JSON text was joined with `+`, a tree of seven or more pieces that V8 flattens only when the
  * text is written alone. A seeded pet that is only ever listed kept its tree for life: 100,000 seeded pets took
  * 537 bytes of heap each instead of 290, and every major collection had that many more objects to mark. Then the
  * world kept the generated records for its next reset beside the stored texts: 290 bytes instead of 185. Since the
