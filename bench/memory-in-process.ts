@@ -124,7 +124,7 @@ async function journalOfLargeBodies(): Promise<number> {
     for (let i = 0; i < JOURNAL_ENTRIES; i++) {
       const body = journalBody(i)
       journal.record(
-        { method: 'POST', path: '/v1/pets', query: '', headers: {}, body, bodyBytes: body.length },
+        { method: 'POST', path: '/v1/pets', query: '', headers: {}, body },
         { status: 400, headers: {}, body: '{"code":"invalid_body","message":"","status":400}' },
         { arrival: i + 1 },
       )

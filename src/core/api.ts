@@ -9,12 +9,12 @@
  */
 
 import type { PetStatus } from '../schemas.js'
-import { authenticate, createTokenReader, redactKey } from './auth.js'
+import { authenticate, redactKey } from './auth.js'
 import { type ErrorCode, json, problem } from './errors.js'
 import { serializePage, utf8Length } from './json.js'
 import { matchRoute, type OperationId } from './routes.js'
 import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetPage, PetRepository } from './types.js'
-import { createListQueryReader, type ListQueryResult, parsePetId, type QueryValidation, validateNewPet } from './validate.js'
+import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
 
 /** What the quota (rate limiter) decides for one request. */
 export type QuotaDecision =
@@ -74,8 +74,6 @@ function header(request: ApiRequest, name: string): string | undefined {
 /** What a host read of a request's body: its text, or why it has none. */
 export interface HostBody {
   readonly text: string | undefined
-  /** How many bytes the text was read from, when the host counted them. */
-  readonly bytes?: number | undefined
   /** The host stopped reading past the body limit. */
   readonly tooLarge?: boolean | undefined
   /** The bytes were not valid UTF-8 (`text` is `undefined`). */
@@ -100,7 +98,7 @@ export function apiRequestOf(
   if (body === undefined || ignoresBody(method)) return { method, path, query, headers, body: undefined }
   if (body.tooLarge) return { method, path, query, headers, body: undefined, bodyTooLarge: true }
   if (body.notUtf8) return { method, path, query, headers, body: undefined, bodyNotUtf8: true }
-  return { method, path, query, headers, body: body.text, bodyBytes: body.bytes }
+  return { method, path, query, headers, body: body.text }
 }
 
 /** A method whose body the API ignores (see `apiRequestOf`): hosts need not read it. */
@@ -109,7 +107,7 @@ export const ignoresBody = (method: string): boolean => method === 'GET' || meth
 function isTooLarge(request: ApiRequest, max: number): boolean {
   const { body } = request
   if (body === undefined || body.length * 3 <= max) return false
-  return body.length > max || (request.bodyBytes ?? utf8Length(body)) > max
+  return body.length > max || utf8Length(body) > max
 }
 
 const withHeaders = (response: ApiResponse, headers: Record<string, string>): ApiResponse => ({
@@ -122,12 +120,9 @@ function listed(page: PetPage): ApiResponse {
   return json(200, page.json ?? serializePage(page.entries))
 }
 
-/** Reads the query of `GET /pets` in a mode (`createListQueryReader`: one per API, keeping recent results). */
-type ListQueryReader = (query: string, mode: QueryValidation) => ListQueryResult
-
 /** `GET /pets` (listPets). */
-function listPets(world: ApiWorld, request: ApiRequest, readListQuery: ListQueryReader): ApiResult {
-  const query = readListQuery(request.query, world.options.queryValidation)
+function listPets(world: ApiWorld, request: ApiRequest): ApiResult {
+  const query = validateListQuery(request.query, world.options.queryValidation)
   if (!query.ok) return problem('invalid_query_parameter', query.message)
   const entries = query.statusMatchesNothing ? { entries: [] } : world.pets.list(query.status, query.limit)
   return entries instanceof Promise ? entries.then(listed) : listed(entries)
@@ -187,16 +182,10 @@ function listOrders(world: ApiWorld): ApiResponse {
   )
 }
 
-function operate(
-  world: ApiWorld,
-  operation: OperationId,
-  request: ApiRequest,
-  petId: string | undefined,
-  readListQuery: ListQueryReader,
-): ApiResult {
+function operate(world: ApiWorld, operation: OperationId, request: ApiRequest, petId: string | undefined): ApiResult {
   switch (operation) {
     case 'listPets':
-      return listPets(world, request, readListQuery)
+      return listPets(world, request)
     case 'createPet':
       return createPet(world, request)
     case 'getPet':
@@ -215,11 +204,6 @@ function operate(
  */
 export function createApi(world: ApiWorld): Api {
   const { basePath, options } = world
-  const readListQuery = createListQueryReader()
-  const readToken = createTokenReader()
-  // The last caller's key hint: the same string for the same key, written once (the journal compares it to the last).
-  let hintOf: ApiKey | undefined
-  let hint = ''
   const deprecationHeaders: Record<string, string> = {
     deprecation: `@${Math.floor(options.deprecatedAt / 1000)}`,
     sunset: new Date(options.sunsetAt).toUTCString(),
@@ -237,19 +221,14 @@ export function createApi(world: ApiWorld): Api {
         (!route.ok && route.code === 'method_not_allowed' && route.operations.includes('getPet'))
       const extra = isGetPet ? deprecationHeaders : undefined
 
-      const caller = authenticate(header(request, 'authorization'), world.keys, readToken)
+      const caller = authenticate(header(request, 'authorization'), world.keys)
       if (!caller.ok) {
         const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
         return extra ? withHeaders(response, extra) : response
       }
       const decided = world.quota.consume(caller.key)
-      if (caller.key !== hintOf) {
-        hintOf = caller.key
-        hint = redactKey(caller.key.key)
-      }
-      const meta = { plan: caller.key.plan, keyHint: hint, operation: route.ok ? route.operation : undefined }
-      const counted = (quota: QuotaDecision) =>
-        afterQuota(world, request, route, quota, (response) => finish(quota, response), readListQuery)
+      const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), operation: route.ok ? route.operation : undefined }
+      const counted = (quota: QuotaDecision) => afterQuota(world, request, route, quota, (response) => finish(quota, response))
       const finish = (quota: QuotaDecision, response: ApiResponse): ApiResponse => {
         // The quota's headers object is new for each request: add to it rather than copy it (hot path).
         const headers = quota.headers
@@ -269,7 +248,6 @@ function afterQuota(
   route: ReturnType<typeof matchRoute>,
   quota: QuotaDecision,
   finish: (response: ApiResponse) => ApiResponse,
-  readListQuery: ListQueryReader,
 ): ApiResult {
   if (!quota.ok) return finish(problem(quota.code, quota.message))
   if (!route.ok) {
@@ -284,6 +262,6 @@ function afterQuota(
   if (request.bodyTooLarge || isTooLarge(request, maxBodyBytes)) {
     return finish(problem('payload_too_large', `Request body is larger than ${maxBodyBytes} bytes.`))
   }
-  const result = operate(world, route.operation, request, route.petId, readListQuery)
+  const result = operate(world, route.operation, request, route.petId)
   return result instanceof Promise ? result.then(finish) : finish(result)
 }

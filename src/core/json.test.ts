@@ -58,7 +58,7 @@ describe('stringifyJson and parseJsonReadable', () => {
   })
 })
 
-describe('parseJson on flat objects (the fast path of a create, issue #18)', () => {
+describe('parseJson on flat objects (what a create sends)', () => {
   const lossless = (text: string): { ok: boolean; value?: unknown } => {
     try {
       return { ok: true, value: parse(text, null, toExactNumber) }

@@ -14,7 +14,8 @@ const NUMBER = /^(-?)(\d+)(?:\.(\d+))?(?:[eE]([+-]?\d+))?$/
 const PLAIN_INTEGER = /^-?(?:0|[1-9]\d{0,14})$/
 /**
  * One `bigint` for each small integer, shared by every pet that holds it (category ids, mostly), so a stored pet
- * holds one heap object fewer (issue #18: what a create leaves behind is what the collector copies).
+ * holds one heap object fewer: what a create leaves behind is what the collector copies
+ * (test/regressions/created-pet-heap.test.ts).
  */
 const SMALL_INTEGERS: readonly bigint[] = Object.freeze(Array.from({ length: 1024 }, (_, i) => BigInt(i)))
 /** Exponents beyond this make any non-zero integer far larger than int64. */
@@ -80,75 +81,15 @@ export function stringifyJson(value: unknown, space?: number): string {
 /**
  * `text.slice(start, end)` as a string of its own. V8 keeps a slice of 13 characters or more as a view of the whole
  * string it was cut from, so a pet's name cut from a 1 MiB body would keep the 1 MiB alive for as long as the pet
- * (issue #13 for the journal's prefixes). Joining flattens into a new string, and the slice views that instead.
+ * (test/regressions/journal-prefix-memory.test.ts, pet-name-slice-memory.test.ts). Joining flattens into a new string,
+ * and the slice views that instead.
  */
 export function detachedSlice(text: string, start: number, end: number): string {
   return end - start < 13 ? text.slice(start, end) : ` ${text.slice(start, end)}`.slice(1)
 }
 
-const isSpace = (code: number): boolean => code === 0x20 || code === 0x0a || code === 0x0d || code === 0x09
-/** A JSON number at the position `lastIndex` says. */
-const NUMBER_AT = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y
-
-/**
- * A flat object of strings and numbers without escapes (what a client sends as a NewPet), read by hand: the value
- * the lossless parser gives for it, in a fraction of the time (issue #18). `undefined` for anything else (nesting,
- * escapes, `true`/`false`/`null`, a repeated or `__proto__` key, bad JSON), which the lossless parser then reads and,
- * when it is bad, reports.
- */
-function parseFlatObject(text: string): Record<string, unknown> | undefined {
-  const end = text.length
-  let at = 0
-  const skip = (): void => {
-    while (at < end && isSpace(text.charCodeAt(at))) at++
-  }
-  const string = (): string | undefined => {
-    if (text.charCodeAt(at) !== 0x22) return undefined
-    const start = ++at
-    for (; at < end; at++) {
-      const code = text.charCodeAt(at)
-      if (code === 0x22) return detachedSlice(text, start, at++)
-      if (code === 0x5c || code < 0x20) return undefined
-    }
-    return undefined
-  }
-  const value = (): unknown => {
-    if (text.charCodeAt(at) === 0x22) return string()
-    NUMBER_AT.lastIndex = at
-    const raw = NUMBER_AT.exec(text)?.[0]
-    if (raw === undefined) return undefined
-    at += raw.length
-    return toExactNumber(raw)
-  }
-  skip()
-  if (text.charCodeAt(at++) !== 0x7b) return undefined
-  const object: Record<string, unknown> = {}
-  skip()
-  let more = text.charCodeAt(at) !== 0x7d
-  if (!more) at++
-  while (more) {
-    skip()
-    const key = string()
-    if (key === undefined || key === '__proto__' || Object.hasOwn(object, key)) return undefined
-    skip()
-    if (text.charCodeAt(at++) !== 0x3a) return undefined
-    skip()
-    const item = value()
-    if (item === undefined) return undefined
-    object[key] = item
-    skip()
-    const next = text.charCodeAt(at++)
-    if (next === 0x7d) more = false
-    else if (next !== 0x2c) return undefined
-  }
-  skip()
-  return at === end ? object : undefined
-}
-
 /** Parses JSON text; integer-valued numbers come back as `bigint`, fractions as `number`. */
 export function parseJson(text: string): JsonParseResult {
-  const flat = parseFlatObject(text)
-  if (flat !== undefined) return { ok: true, value: flat }
   try {
     return { ok: true, value: parse(text, null, toExactNumber) }
   } catch (error) {
@@ -171,7 +112,7 @@ export interface PetTexts {
 /**
  * The Pet's JSON text, fields in the spec's order, int64 values exact. One flat string: joined with `+`, the text
  * would be a tree of seven or more pieces, and a stored pet never written alone (a seeded one, listed only in pages)
- * would keep that tree for its life, 200 more bytes and eight more objects for every collection to mark (issue #18).
+ * would keep that tree for its life, more objects for every collection to mark (test/regressions/seeded-pets-heap.test.ts).
  */
 export function serializePet(pet: PetRecord): string {
   const parts = ['{"id":', String(pet.id), ',"name":', JSON.stringify(pet.name), ',"categoryId":', String(pet.categoryId)]
@@ -182,7 +123,7 @@ export function serializePet(pet: PetRecord): string {
 
 /**
  * The record `serializePet` wrote `text` from, given its id and status (which its reader keeps apart): the name and the
- * category id are read where that layout puts them, without a JSON parser (0.2 µs a pet; a snapshot reads every one).
+ * category id are read where that layout puts them, without a JSON parser (a snapshot reads every one).
  */
 export function petOfText(text: string, id: bigint, status: PetRecord['status']): PetRecord {
   const nameAt = text.indexOf(NAME, ID.length) + NAME.length

@@ -68,11 +68,10 @@ const TRIPLES: readonly string[] = Object.freeze(Array.from({ length: 1000 }, (_
 
 /**
  * The decimal text of a whole number, as `String` writes it. V8 writes a number past 2^31 through its general
- * floating-point printer, about 0.13 µs; a custom plan's limits (an enterprise key's) are that large, and every answer
- * carries two of them (issue #18). Here, the last nine digits come from a table: 0.10 µs. Not from
- * `String` of the rest: V8 keeps the text of each small number it writes in its number-to-string cache, so a count
- * that differs on every request left one string per request alive past two collections (36 KB promoted to the old
- * generation per young collection, which took half as long again).
+ * floating-point printer, slower than its integer path; a custom plan's limits (an enterprise key's) are that large,
+ * and every answer carries two of them. Here, the last nine digits come from a table. Not from `String` of the rest:
+ * V8 keeps the text of each small number it writes in its number-to-string cache, so a count that differs on every
+ * request left one string per request alive past two collections (`npm run bench -- --only=gc` shows the promotion).
  */
 export function intText(value: number): string {
   if (value < 1e9 || !Number.isSafeInteger(value)) return String(value)
@@ -89,7 +88,7 @@ export type RateHeaders = (limit: number, remaining: number, resetAt: number) =>
 
 /**
  * A quota's `RateHeaders`, keeping the text of the last limit and reset it wrote: a key's limit is the same on every
- * answer and its reset for a minute, so only the remaining count is written each time (issue #18). One per quota.
+ * answer and its reset for a minute, so only the remaining count is written each time. One per quota.
  *
  * @example
  * const rateHeaders = createRateHeaders()

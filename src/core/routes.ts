@@ -39,23 +39,9 @@ const ROUTES: readonly Route[] = (() => {
   }))
 })()
 
-/**
- * The routes without a parameter, by their path, where no route before them in `ROUTES` matches that path too: found
- * without a regular expression (issue #18), with the same answer.
- */
-const LITERAL_ROUTES: ReadonlyMap<string, Route> = (() => {
-  const literal = new Map<string, Route>()
-  ROUTES.forEach((route, index) => {
-    const { path } = route
-    if (path.includes('{') || ROUTES.slice(0, index).some((earlier) => earlier.pattern.test(path))) return
-    literal.set(path, route)
-  })
-  return literal
-})()
-
 /** The answer of `route` to `method`. */
 function methodOf(route: Route, method: string, petId: string | undefined): RouteMatch {
-  // HEAD is GET without the body (issue #13): same status, headers and counting.
+  // HEAD is GET without the body (docs/spec-decisions.md row 46): same status, headers and counting.
   const wanted = method === 'HEAD' ? 'GET' : method
   // Own methods only: a request's method may be any token, `constructor` or `toString` too (fetch hosts pass them on).
   const operation = Object.hasOwn(route.methods, wanted) ? route.methods[wanted] : undefined
@@ -73,8 +59,6 @@ function methodOf(route: Route, method: string, petId: string | undefined): Rout
  * matchRoute('DELETE', '/pets/7') // { ok: false, code: 'method_not_allowed', allow: 'GET, HEAD', … }
  */
 export function matchRoute(method: string, path: string): RouteMatch {
-  const literal = LITERAL_ROUTES.get(path)
-  if (literal !== undefined) return methodOf(literal, method, undefined)
   for (const route of ROUTES) {
     const match = route.pattern.exec(path)
     if (match) return methodOf(route, method, match[1])

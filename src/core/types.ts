@@ -23,8 +23,6 @@ export interface ApiRequest {
   readonly bodyTooLarge?: boolean
   /** Set by a host whose body bytes were not valid UTF-8 (`body` is then `undefined`). */
   readonly bodyNotUtf8?: boolean
-  /** The body's size in bytes, when the host knows it (it read the bytes): saves counting them again. */
-  readonly bodyBytes?: number | undefined
 }
 
 /** A response as plain data: header names are lower-case. */

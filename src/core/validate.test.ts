@@ -1,6 +1,6 @@
 import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import { createListQueryReader, parsePetId, queryParams, validateListQuery, validateNewPet } from './validate.js'
+import { parsePetId, queryParams, validateListQuery, validateNewPet } from './validate.js'
 
 describe('queryParams', () => {
   it('reads every query as URLSearchParams does, plain ones without decoding', () => {
@@ -117,47 +117,5 @@ describe('parsePetId', () => {
     expect(parsePetId('1.5')).toBeUndefined()
     expect(parsePetId('abc')).toBeUndefined()
     expect(parsePetId('%E0%A4%A')).toBeUndefined()
-  })
-})
-
-describe('createListQueryReader', () => {
-  /** One query read strictly, then leniently. */
-  const readInBothModes = () => {
-    const read = createListQueryReader()
-    const strict = read('limit=500', 'strict')
-    const lenient = read('limit=500', 'lenient')
-    return { read, strict, lenient }
-  }
-
-  it('answers as validateListQuery does, in each mode', () => {
-    const { strict, lenient } = readInBothModes()
-    expect(strict).toEqual(validateListQuery('limit=500', 'strict'))
-    expect(strict.ok).toBe(false)
-    // The same query in the other mode is read in that mode, not taken from the strict results.
-    expect(lenient).toEqual({ ok: true, limit: 100, status: undefined, statusMatchesNothing: false })
-  })
-
-  it('keeps the result of a query for the next time', () => {
-    const { read, strict } = readInBothModes()
-    expect(read('limit=500', 'strict')).toBe(strict)
-    expect(Object.isFrozen(strict)).toBe(true)
-  })
-
-  it('keeps at most 64 queries', () => {
-    const read = createListQueryReader()
-    const first = read('limit=1', 'strict')
-    for (let limit = 2; limit <= 64; limit++) read(`limit=${limit}`, 'strict')
-    expect(read('limit=1', 'strict')).toBe(first)
-    read('limit=65', 'strict')
-    const again = read('limit=1', 'strict')
-    expect(again).not.toBe(first)
-    expect(again).toEqual(first)
-  })
-
-  it('keeps no query longer than 256 characters', () => {
-    const read = createListQueryReader()
-    const long = `limit=5&${'x'.repeat(250)}=1`
-    expect(read(long, 'strict')).not.toBe(read(long, 'strict'))
-    expect(read(long, 'strict')).toMatchObject({ ok: true, limit: 5 })
   })
 })

@@ -26,7 +26,7 @@ const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as read
 /** A query with nothing to decode: printable ASCII without `%` or `+`, not starting with `?`. */
 const PLAIN_QUERY = /^[!-$&-*,->@-~][!-$&-*,-~]*$/
 
-/** What `URLSearchParams` reads from a plain query, without its decoding work (issue #18: every list request). */
+/** What `URLSearchParams` reads from a plain query, without its decoding work (validate.test.ts checks it against URLSearchParams). */
 function plainParams(query: string): { getAll(name: string): string[] } {
   const pairs = query.split('&')
   return {
@@ -88,35 +88,6 @@ export function validateListQuery(query: string, mode: QueryValidation): ListQue
   return { ok: true, limit, status, statusMatchesNothing }
 }
 
-/** A reader keeps the results of this many different queries (a client polls a few); one more starts it afresh. */
-const KEPT_QUERIES = 64
-/** Longer queries are read anew each time: they are rare, and would make the kept ones large. */
-const KEPT_QUERY_CHARS = 256
-
-/**
- * `validateListQuery` with the results of recent queries kept, per mode (issue #18): a client polling one list sends
- * the same query each time, and reading it again cost a tenth of the core's time for a list. Each reader holds at
- * most `KEPT_QUERIES` results of queries of at most `KEPT_QUERY_CHARS` characters; the results are frozen.
- *
- * @example
- * const readListQuery = createListQueryReader()
- * readListQuery('limit=5', 'strict') // { ok: true, limit: 5, … }, the same object the next time
- */
-export function createListQueryReader(): (query: string, mode: QueryValidation) => ListQueryResult {
-  const kept: Record<QueryValidation, Map<string, ListQueryResult>> = { strict: new Map(), lenient: new Map() }
-  return (query, mode) => {
-    const results = kept[mode]
-    const found = results.get(query)
-    if (found !== undefined) return found
-    const result = Object.freeze(validateListQuery(query, mode))
-    if (query.length <= KEPT_QUERY_CHARS) {
-      if (results.size >= KEPT_QUERIES) results.clear()
-      results.set(query, result)
-    }
-    return result
-  }
-}
-
 export type NewPetResult =
   | { ok: true; pet: NewPetRecord }
   | { ok: false; code: 'invalid_json' | 'invalid_body' | 'unsupported_media_type'; message: string }
@@ -124,7 +95,7 @@ export type NewPetResult =
 const JSON_MEDIA_TYPE = /^application\/json[ \t]*(;|$)/i
 const CHARSET = /;[ \t]*charset[ \t]*=[ \t]*"?([^";]*)"?/i
 
-/** What a body arrived with, beside its media type (issue #13). */
+/** What a body arrived with, beside its media type (docs/spec-decisions.md row 17). */
 export interface BodyFacts {
   /** The `Content-Encoding` header, if any. */
   readonly contentEncoding?: string | undefined

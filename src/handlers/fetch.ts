@@ -32,7 +32,7 @@ export async function fromRequest(request: Request): Promise<ApiRequest> {
     // Not UTF-8: nothing of it is stored; the core answers 400 invalid_body.
     return apiRequestOf(method, path, query, headers, { text: undefined, notUtf8: true })
   }
-  return apiRequestOf(method, path, query, headers, { text, bytes: bytes.byteLength })
+  return apiRequestOf(method, path, query, headers, { text })
 }
 
 /**

@@ -14,7 +14,7 @@ export type { JournalEntry, JournalFilter, JournalSummary } from './entry.js'
 export { summaryOf } from './entry.js'
 export type { ScanOptions, ScanStep } from './scan.js'
 
-/** An entry keeps at most this many characters of its request body (issue #13). */
+/** An entry keeps at most this many characters of its request body (docs/spec-decisions.md row 49). */
 export const BODY_PREFIX_CHARS = 16 * 1024
 
 export interface Journal {
@@ -102,7 +102,7 @@ function errorCode(response: ApiResponse): string | undefined {
   return match?.[1]
 }
 
-/** The first `BODY_PREFIX_CHARS` characters, not a view that keeps the whole body alive (issue #13). */
+/** The first `BODY_PREFIX_CHARS` characters, not a view that keeps the whole body alive (test/regressions/journal-prefix-memory.test.ts). */
 const prefixOf = (text: string): string => detachedSlice(text, 0, BODY_PREFIX_CHARS)
 
 /** What the journal keeps of an exchange: the body cut to its first `BODY_PREFIX_CHARS` characters. */
@@ -118,7 +118,7 @@ function rawOf(seq: number, at: number, request: ApiRequest, response: ApiRespon
     path: request.path,
     query: request.query,
     body: truncated ? prefixOf(body) : body,
-    bodySize: truncated ? (request.bodyBytes ?? utf8Length(body)) : undefined,
+    bodySize: truncated ? utf8Length(body) : undefined,
     status: response.status,
     headers: response.headers,
     requestHeaders: request.headers,
@@ -155,8 +155,8 @@ function tell<T>(value: T, group: Set<(value: T) => void>): void {
 
 /**
  * Answers recorded and not yet handed to the client. Most are delivered before the next is recorded, so the newest
- * waits in `last`. The standalone server holds the answers of an event-loop turn and sends them together (issue #18,
- * decision 015): those recorded before the newest wait in two arrays, oldest first, looked up from the front. Not a
+ * waits in `last`. The standalone server holds the answers of an event-loop turn and sends them together
+ * (decisions/015-answers-of-a-turn-together.md): those recorded before the newest wait in two arrays, oldest first, looked up from the front. Not a
  * Map keyed by the response: with answers held, it tripled the bytes each request left to the old generation. Capped
  * for hosts that never report delivery.
  */

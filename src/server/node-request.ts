@@ -65,14 +65,14 @@ export function readBodyThen(
     if (tooLarge) return done({ text: undefined, tooLarge, abandoned: false })
     const bytes = rest ? Buffer.concat(rest) : first
     if (bytes !== undefined && !isUtf8(bytes)) return done({ text: undefined, tooLarge, abandoned: false, notUtf8: true })
-    done({ text: bytes?.toString('utf8') ?? '', bytes: bytes?.length ?? 0, tooLarge, abandoned: false })
+    done({ text: bytes?.toString('utf8') ?? '', tooLarge, abandoned: false })
   })
   req.on('error', (error) => {
     if (finished) return
     finished = true
     fail(error)
   })
-  // A client that hangs up mid-body: the request closes without its end (logged as aborted, issue #13).
+  // A client that hangs up mid-body: the request closes without its end (logged as aborted: docs/spec-decisions.md row 47).
   req.on('close', () => {
     if (finished) return
     finished = true

@@ -1,5 +1,5 @@
 /**
- * Issue #13: a journal entry kept a 16 KiB prefix of a 0.9 MiB body as a slice, and V8 kept the whole body alive
+ * Regression: a journal entry kept a 16 KiB prefix of a 0.9 MiB body as a slice, and V8 kept the whole body alive
  * behind it: 2,000 rejected bodies took the server past 1.8 GB. The prefix is a string of its own (`detachedSlice`).
  * Whether V8 keeps a body behind a prefix only the heap shows: `npm run bench -- --only=memory` measures it
  * (bench/memory-in-process.ts, under 100 MB for 300 entries). Here, what the journal keeps by its own count: each
@@ -21,7 +21,7 @@ function journalOf300Bodies() {
     const body = `{"name":"${String(i).padStart(BODY, 'x')}"}`
     bodies.push(body)
     journal.record(
-      { method: 'POST', path: '/v1/pets', query: '', headers: {}, body, bodyBytes: body.length },
+      { method: 'POST', path: '/v1/pets', query: '', headers: {}, body },
       { status: 400, headers: {}, body: '{"code":"invalid_body","message":"","status":400}' },
       { arrival: i + 1 },
     )
