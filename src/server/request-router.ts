@@ -124,7 +124,8 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
       toAdmin(exchange, parts)
       return
     }
-    const world = sessions.get(req.headers['x-mock-session'] as string | undefined)
+    const session = req.headers['x-mock-session'] as string | undefined
+    const world = session === undefined ? sessions.main : sessions.get(session)
     if (!world) {
       delivery.write(exchange, problem('invalid_session', INVALID_SESSION))
       log.line(exchange, 400)

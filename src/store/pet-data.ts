@@ -95,7 +95,8 @@ export function createIndexedPets(): IndexedPets {
 /** A repository reading the indexes, adding through `add`. */
 export function repositoryOf(pets: IndexedPets, add: (newPet: NewPetRecord) => Added | undefined): LocalPetRepository {
   const { index } = pets
-  return { get: (id) => index.get(id), list: (status, limit) => index.list(status, limit), add }
+  // The index's own methods, bound: a read goes straight to the index.
+  return { get: index.get.bind(index), list: index.list.bind(index), add }
 }
 
 /** Index-only storage, and what a state log needs of it. */
