@@ -5,6 +5,7 @@
  * delivery step as the standalone server's, so every scenario fault behaves the same here.
  */
 import type { NextFunction, Request, RequestHandler, Response } from 'express'
+import type { ApiResponse, ApiResult } from '../core/types.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { World } from '../world/create-world.js'
 import { createNodeDelivery, type Exchange } from './node-delivery.js'
@@ -24,6 +25,30 @@ function bodyFromParser(body: unknown): string | undefined {
 }
 
 const NO_HEADERS: Readonly<Record<string, string>> = Object.freeze({})
+
+/** An absolute path (`/v1/pets`), not a network-path reference (`//host/…`) nor a full URL. */
+const ABSOLUTE_PATH = /^\/(?!\/)/
+/** The start of each target in a `Link` header (RFC 8288 section 3: `<URI-Reference>; params`) that is an absolute path. */
+const LINK_TARGET_PATH = /<\/(?!\/)/g
+
+/**
+ * The answer as the client must read it through the mount: the world names paths under its own base path
+ * (`Location: /v1/pets/51`, `Link: </v1/pets>`), and only the host knows express mounted it at `mount` (`req.baseUrl`),
+ * so the paths in `Location` and `Link` get the mount in front (docs/spec-decisions.md row 20a;
+ * test/express/mount-path.test.ts). The response's headers object is its own (node-delivery writes into it too).
+ */
+function underMount(response: ApiResponse, mount: string): ApiResponse {
+  const { headers } = response
+  const location = headers.location
+  if (location !== undefined && ABSOLUTE_PATH.test(location)) headers.location = `${mount}${location}`
+  const link = headers.link
+  if (link !== undefined) headers.link = link.replace(LINK_TARGET_PATH, `<${mount}/`)
+  return response
+}
+
+function mounted(result: ApiResult, mount: string): ApiResult {
+  return result instanceof Promise ? result.then((response) => underMount(response, mount)) : underMount(result, mount)
+}
 
 /**
  * Express middleware answering the Pet Store API from `petStore`; requests outside its base path go to `next()`.
@@ -55,7 +80,9 @@ export function petStoreMiddleware(
       const body =
         parsed !== undefined || req.readableEnded ? { text: parsed, tooLarge: false, abandoned: false } : await readBody(req, max, max * 64)
       const exchange: Exchange = { req, res, world, headers: NO_HEADERS, closeAfter: body.abandoned }
-      delivery.deliver(exchange, petStore.handle(apiRequest(req, path, query, body)))
+      const result = petStore.handle(apiRequest(req, path, query, body))
+      // `req.baseUrl` is the path express mounted this middleware at (empty at the root), as the client sent it.
+      delivery.deliver(exchange, req.baseUrl === '' ? result : mounted(result, req.baseUrl))
     }
     run().catch((error: unknown) => delivery.fail({ req, res, world, headers: NO_HEADERS, closeAfter: false }, error))
   }

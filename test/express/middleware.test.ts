@@ -42,7 +42,7 @@ it('creates a pet with an exact int64 categoryId from the raw body', async () =>
     body: '{"name":"Mounted","categoryId":9223372036854775807}',
   })
   expect(response.status).toBe(201)
-  expect(response.headers.get('location')).toBe('/v1/pets/6')
+  expect(response.headers.get('location')).toBe('/api/v1/pets/6')
   expect(await response.text()).toBe('{"id":6,"name":"Mounted","categoryId":9223372036854775807}')
 })
 
