@@ -21,6 +21,10 @@ export function addScenarioRoutes(app: Express, ctx: RouteContext): void {
     const list = listScenarios(store.scenarios, store.scenario)
     res.json(list)
   })
+  // The session's current scenario, in the shape PUT answers, so a client can read it back before or after a switch.
+  app.get('/__mock/scenario', (_req, res) => {
+    res.json({ scenario: worldOf(res).scenario })
+  })
   app.put('/__mock/scenario', async (req, res) => {
     const body = jsonBody(req)
     if (!body.ok) return refuse(res, 'invalid_admin_request', body.message)
