@@ -2,6 +2,7 @@
 # see "Docker" in README.md.
 #   docker build -t petstore-mock .
 #   docker run --rm -p 4010:4010 petstore-mock --admin-token change-me
+#   docker run --rm -p 4010:4010 -v petstore-state:/data petstore-mock --admin-token change-me --state-file /data/state.json
 # Listening on 0.0.0.0 turns the admin API (/__mock) off unless --admin-token (or PETSTORE_ADMIN_TOKEN) is set;
 # /__mock/health and /__mock/openapi.json stay public, so the HEALTHCHECK below and load balancers can probe it.
 
@@ -21,6 +22,11 @@ COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
 COPY --from=build /src/dist ./dist
 COPY scenarios ./scenarios
+# Where a --state-file lives (`-v petstore-state:/data ... --state-file /data/state.json`, the run line at the top). Its
+# log and temp files go beside it, so node must be able to write the folder: a new named volume mounted here starts as
+# a copy of this folder, ownership included. VOLUME comes after the chown: later changes to a volume's folder are dropped.
+RUN mkdir -p /data && chown node:node /data
+VOLUME ["/data"]
 USER node
 ENV PETSTORE_HOST=0.0.0.0 PETSTORE_PORT=4010
 EXPOSE 4010

@@ -57,6 +57,19 @@ it('installs from the lock file in both stages', () => {
   expect(dockerfile).not.toMatch(/npm install/)
 })
 
+it('gives node a state folder, declared a volume, that a named volume copies with its owner', () => {
+  const runtime = dockerfile.slice(dockerfile.search(/^FROM node:24-slim$/m))
+  const folder = execForm('VOLUME')[0] as string
+  expect(folder).toBe('/data')
+  const prepared = runtime.search(new RegExp(`^RUN mkdir -p ${folder} && chown node:node ${folder}$`, 'm'))
+  const declared = runtime.search(/^VOLUME /m)
+  const user = runtime.search(/^USER node$/m)
+  // Created and chowned as root, before VOLUME (changes to a declared volume's folder after it are dropped) and USER.
+  expect(prepared).toBeGreaterThan(-1)
+  expect(declared).toBeGreaterThan(prepared)
+  expect(user).toBeGreaterThan(declared)
+})
+
 /** Starts the runtime stage's ENTRYPOINT on a loopback port and waits for its banner; `out` is what it printed. */
 async function startRuntime() {
   const entry = execForm('ENTRYPOINT').map((part) => part.replace('/app', app))
