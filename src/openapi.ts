@@ -4,6 +4,9 @@
  * 413, 415, 501, 507, and the 5xx of chaos faults), each with the Error body, so a generated client knows them all
  * (docs/spec-decisions.md row 52). `default` describes only answers that are no operation's: another path or method
  * (404, 405), the mock's control headers.
+ *
+ * Every parameter, request body and response has an `example` (Dredd needs one per required path parameter), from the
+ * zod schemas' `.meta({ examples })`: test/in-process/openapi-examples.test.ts validates them and sends them to the mock.
  */
 import { z } from 'zod'
 import { ErrorSchema, NewPetSchema, PetSchema, PetStatusSchema, PetsSchema } from './schemas.js'
@@ -12,6 +15,20 @@ import { API_VERSION, DEFAULT_MAX_NAME_LENGTH, OPERATIONS, type OperationId, PAG
 type Json = Record<string, unknown>
 
 const COMPONENTS = { PetStatus: PetStatusSchema, NewPet: NewPetSchema, Pet: PetSchema, Pets: PetsSchema, Error: ErrorSchema }
+type Component = keyof typeof COMPONENTS
+
+/** The first of a schema's `.meta({ examples })` (src/schemas.ts): the one source of the document's examples. */
+function exampleOf(schema: z.ZodType): unknown {
+  const examples = schema.meta()?.examples
+  if (!Array.isArray(examples) || examples.length === 0) throw new Error('[petstore-mock] A schema of the OpenAPI document has no example.')
+  return examples[0]
+}
+
+/** The request examples, from the Pets example: a tool sending them to the default world gets exactly that page. */
+function requestExamples(): { petId: unknown; limit: number; status: unknown } {
+  const pets = exampleOf(PetsSchema) as { id: unknown }[]
+  return { petId: (exampleOf(PetSchema) as { id: unknown }).id, limit: pets.length, status: exampleOf(PetStatusSchema) }
+}
 
 function componentSchemas(maxNameLength: number): Record<string, Json> {
   const registry = z.registry<{ id: string }>()
@@ -56,31 +73,47 @@ const DEPRECATION_HEADERS = {
   Sunset: ref('headers', 'Sunset'),
   Link: ref('headers', 'Link'),
 }
-const json = (schema: string) => ({ 'application/json': { schema: ref('schemas', schema) } })
+const json = (schema: Component, example = exampleOf(COMPONENTS[schema])) => ({
+  'application/json': { schema: ref('schemas', schema), example },
+})
 
 /** A success response, with the caller's `X-RateLimit-*` headers. */
-function success(description: string, schema: string, headers: Json = {}): Json {
+function success(description: string, schema: Component, headers: Json = {}): Json {
   return { description, headers: { ...RATE_HEADERS, ...headers }, content: json(schema) }
 }
 
-/** An Error response the core answers after the key check: with the caller's `X-RateLimit-*` headers. */
-function error(description: string, headers: Json = {}): Json {
-  return { description, headers: { ...RATE_HEADERS, ...headers }, content: json('Error') }
+/** An Error response, once its status is known: its example carries that status, as the mock's answer does. */
+type ErrorResponse = (status: number) => Json
+
+/**
+ * An Error response from in front of the core (the server, a chaos fault): no `X-RateLimit-*` or deprecation headers.
+ * Its description is `code: text`; its example says `text` under `code`.
+ */
+function outside(code: string, text: string, headers: Json = {}, description = `${code}: ${text}`): ErrorResponse {
+  const message = `${text[0]?.toUpperCase()}${text.slice(1)}.`
+  return (status) => ({ description, headers, content: json('Error', { code, message, status }) })
 }
 
-/** An Error response from in front of the core (the server, a chaos fault): no `X-RateLimit-*` or deprecation headers. */
-function outside(description: string, headers: Json = {}): Json {
-  return { description, headers, content: json('Error') }
+/** An Error response the core answers after the key check: with the caller's `X-RateLimit-*` headers. */
+function error(code: string, text: string, headers: Json = {}): ErrorResponse {
+  return outside(code, text, { ...RATE_HEADERS, ...headers })
 }
 
 /** Only a scenario's chaos fault answers these (docs/spec-decisions.md, row 39): never the default scenario. */
-function chaos(code: string): Json {
-  return outside(`${code}: only from a scenario's chaos fault (never in the default scenario; not a response the spec documents).`, {
+function chaos(code: string): ErrorResponse {
+  return outside(code, "only from a scenario's chaos fault (never in the default scenario; not a response the spec documents)", {
     'Retry-After': {
       description: 'Seconds to wait, when the fault sets retryAfter (the flaky and outage scenarios do)',
       schema: { type: 'integer', minimum: 1 },
     },
   })
+}
+
+/** Each Error response given its status, the key it is listed under. */
+function withStatus(listed: Record<string, Json | ErrorResponse>): Record<string, Json> {
+  return Object.fromEntries(
+    Object.entries(listed).map(([status, response]) => [status, typeof response === 'function' ? response(Number(status)) : response]),
+  )
 }
 
 /**
@@ -89,54 +122,52 @@ function chaos(code: string): Json {
  * answers from in front of the core (408, the chaos 5xx). `default` holds only answers that are no
  * operation's: another path or method, and the mock's own control headers.
  */
-function responses(own: Record<string, Json>, deprecated = false): Json {
-  const core: Record<string, Json> = {
+function responses(own: Record<string, Json | ErrorResponse>, deprecated = false): Json {
+  const core = withStatus({
     ...own,
-    '401': error('unauthorized: missing, malformed or unknown API key', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
-    '413': error('payload_too_large: a request body over the size limit (1 MiB by default, option maxBodyBytes), whatever the operation'),
-    '429': error('rate_limited (a minute or day window used up), or key_temporarily_banned (retried before Retry-After too often)', {
+    '401': error('unauthorized', 'missing, malformed or unknown API key', { 'WWW-Authenticate': ref('headers', 'WWW-Authenticate') }),
+    '413': error('payload_too_large', 'a request body over the size limit (1 MiB by default, option maxBodyBytes), whatever the operation'),
+    '429': error('rate_limited', 'a minute or day window used up (key_temporarily_banned: retried before Retry-After too often)', {
       'Retry-After': ref('headers', 'Retry-After'),
     }),
-  }
+  })
   // The deprecated operation's headers are on every answer of the core (docs/spec-decisions.md, row 15).
   if (deprecated) for (const response of Object.values(core)) response.headers = { ...(response.headers as Json), ...DEPRECATION_HEADERS }
   const all: Record<string, Json> = {
     ...core,
-    '408': outside(
-      'request_timeout: standalone server only: the request did not arrive whole in time (30 s by default); the connection is then closed',
-    ),
-    '500': outside(
-      "internal_error: only from a scenario's chaos fault, or when the mock itself fails (a bug, or one of your own handlers that threw)",
-    ),
-    '502': chaos('bad_gateway'),
-    '503': chaos('service_unavailable'),
-    '504': chaos('gateway_timeout'),
+    ...withStatus({
+      '408': outside('request_timeout', 'standalone server only: the request was not whole within the timeout (30 s by default)'),
+      '500': outside('internal_error', "a scenario's chaos fault, or the mock failing (a bug, or a handler of yours that threw)"),
+      '502': chaos('bad_gateway'),
+      '503': chaos('service_unavailable'),
+      '504': chaos('gateway_timeout'),
+    }),
     default: outside(
+      'route_not_found',
+      'no operation at this path',
+      { ...RATE_HEADERS, Allow: { description: 'The methods of this path (405 only)', schema: { type: 'string' } } },
       'No answer of this operation, described so that every answer of the mock is: a path under /v1 that no operation has (404 route_not_found), ' +
         "another method on this path (405 method_not_allowed, with Allow and the caller's X-RateLimit-* headers; on /pets/{petId} with the deprecation headers too), " +
         "and the mock's own controls (400 unknown_scenario for X-Mock-Scenario, 400 invalid_session for X-Mock-Session, 400 bad_request for an HTTP request the server cannot parse). See docs/errors.md.",
-      { ...RATE_HEADERS, Allow: { description: 'The methods of this path (405 only)', schema: { type: 'string' } } },
-    ),
+    )(404),
   }
   return Object.fromEntries(Object.entries(all).sort(([a], [b]) => a.localeCompare(b)))
 }
 
 function listPetsDocs(): Json {
+  const { limit, status } = requestExamples()
+  const page = { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default, examples: [limit] }
   return {
     summary: 'List animals, optionally filtered by status and limited in page size',
     parameters: [
-      {
-        name: 'limit',
-        in: 'query',
-        required: false,
-        schema: { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default },
-      },
-      { name: 'status', in: 'query', required: false, schema: ref('schemas', 'PetStatus') },
+      { name: 'limit', in: 'query', required: false, example: limit, schema: page },
+      { name: 'status', in: 'query', required: false, example: status, schema: ref('schemas', 'PetStatus') },
     ],
     responses: responses({
       '200': success('Success', 'Pets'),
       '400': error(
-        `invalid_query_parameter: a limit outside ${PAGE_SIZE.min}..${PAGE_SIZE.max} or not an integer, an unknown status, or either repeated (not with queryValidation: 'lenient')`,
+        'invalid_query_parameter',
+        `a limit outside ${PAGE_SIZE.min}..${PAGE_SIZE.max} or not an integer, an unknown status, or either repeated (not with queryValidation: 'lenient')`,
       ),
     }),
   }
@@ -149,26 +180,30 @@ function createPetDocs(): Json {
     responses: responses({
       '201': success('Animal added; id is assigned by the service', 'Pet', { Location: ref('headers', 'Location') }),
       '400': error(
-        'Body missing required fields or containing invalid values: invalid_body (every problem listed; also no body, or not UTF-8), invalid_json, ' +
-          'or unsupported_media_type (not application/json, a charset other than UTF-8, or a Content-Encoding)',
+        'invalid_body',
+        'body missing required fields or with invalid values, every problem listed (also no body, or not UTF-8); or invalid_json, or ' +
+          'unsupported_media_type (not application/json, a charset other than UTF-8, or a Content-Encoding)',
       ),
-      '415': error('unsupported_media_type, only with the option mediaTypeErrorStatus: 415 (--media-type-status 415); 400 by default'),
-      '507': error('id_space_exhausted: no int64 id is left (only after importing a state whose nextId is the int64 maximum)'),
+      '415': error('unsupported_media_type', 'only with the option mediaTypeErrorStatus: 415 (--media-type-status 415); 400 by default'),
+      '507': error('id_space_exhausted', 'no int64 id is left (only after importing a state whose nextId is the int64 maximum)'),
     }),
   }
 }
 
 function getPetDocs(): Json {
+  const { petId } = requestExamples()
   const sunset = new Date(SUNSET).toLocaleDateString('en-GB', { day: 'numeric', month: 'long', year: 'numeric', timeZone: 'UTC' })
   return {
     summary: 'Fetch one animal by its identifier',
     description: `Deprecated: to be removed on ${sunset}. Use GET /pets with the status filter.`,
-    parameters: [{ name: 'petId', in: 'path', required: true, schema: { type: 'integer', format: 'int64' } }],
+    parameters: [
+      { name: 'petId', in: 'path', required: true, example: petId, schema: { type: 'integer', format: 'int64', examples: [petId] } },
+    ],
     responses: responses(
       {
         '200': success('Animal found', 'Pet'),
-        '404': error('pet_not_found: no pet has this id, or it is not an int64'),
-        '410': error(`gone: the operation was removed on ${sunset} (on the store's clock); use GET /pets with the status filter`),
+        '404': error('pet_not_found', 'no pet has this id, or it is not an int64'),
+        '410': error('gone', `the operation was removed on ${sunset} (on the store's clock); use GET /pets with the status filter`),
       },
       true,
     ),
@@ -184,7 +219,7 @@ function operationDocs(): Record<OperationId, Json> {
     listOrders: {
       summary: 'List orders (store group)',
       description: 'The spec lists this operation but does not show its details; petstore-mock answers 501 not_implemented.',
-      responses: responses({ '501': error('not_implemented: the spec lists this operation but does not define it') }),
+      responses: responses({ '501': error('not_implemented', 'the spec lists this operation but does not define it') }),
     },
   }
 }
@@ -252,7 +287,9 @@ export function openApiDocument(options: { serverUrl?: string; maxNameLength?: n
     paths: paths(),
     components: {
       schemas: componentSchemas(options.maxNameLength ?? DEFAULT_MAX_NAME_LENGTH),
-      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>' } },
+      securitySchemes: {
+        bearerAuth: { type: 'http', scheme: 'bearer', description: 'Authorization: Bearer <API_KEY>, e.g. Bearer test-pro' },
+      },
       headers: headerComponents(),
     },
   }

@@ -19,6 +19,7 @@ export { PET_STATUSES }
 export const PetStatusSchema = z.enum(PET_STATUSES, { error: () => `status must be one of ${PET_STATUSES.join(', ')}` }).meta({
   id: 'PetStatus',
   description: 'Availability status',
+  examples: ['available'],
 })
 export type PetStatus = z.infer<typeof PetStatusSchema>
 
@@ -29,6 +30,16 @@ const int64 = (field: string) =>
     })
     .min(INT64_MIN, { error: `${field} must be an int64 (at least ${INT64_MIN})` })
     .max(INT64_MAX, { error: `${field} must be an int64 (at most ${INT64_MAX})` })
+
+/**
+ * The first two pets of the default world (seed 1), on the wire: the OpenAPI document's examples of Pet and Pets come
+ * from here, and its `petId`, `limit` and `status` examples from them, so a tool sending those examples to the mock gets
+ * these answers (test/in-process/openapi-examples.test.ts asks the mock).
+ */
+const PET_EXAMPLES = [
+  { id: 1, name: 'Gus', categoryId: 8, status: 'available' },
+  { id: 2, name: 'Daisy', categoryId: 2, status: 'available' },
+]
 
 const name = z.string({
   error: (issue) => (issue.input === undefined ? 'name is required' : 'name must be a string'),
@@ -46,7 +57,11 @@ export const NewPetSchema = z
     }),
     status: PetStatusSchema.optional(),
   })
-  .meta({ id: 'NewPet', description: 'Request body for creating an animal' })
+  .meta({
+    id: 'NewPet',
+    description: 'Request body for creating an animal',
+    examples: [{ name: 'Rex', categoryId: 2, status: 'available' }],
+  })
 export type NewPetRecord = z.infer<typeof NewPetSchema>
 
 /** An animal as returned: all fields of NewPet plus its `id`. */
@@ -59,10 +74,10 @@ export const PetSchema = z
     }),
     status: PetStatusSchema.optional(),
   })
-  .meta({ id: 'Pet', description: 'Animal as returned' })
+  .meta({ id: 'Pet', description: 'Animal as returned', examples: [PET_EXAMPLES[0]] })
 export type PetRecord = z.infer<typeof PetSchema>
 
-export const PetsSchema = z.array(PetSchema).meta({ id: 'Pets', description: 'A list of Pet' })
+export const PetsSchema = z.array(PetSchema).meta({ id: 'Pets', description: 'A list of Pet', examples: [PET_EXAMPLES] })
 
 /** The spec's Error body, carried by every error response. */
 export const ErrorSchema = z

@@ -42,6 +42,12 @@ function validatorFor(schema: Json, where: string): ValidateFunction {
   return validate
 }
 
+/** The problems of `value` against `schema` (inline, or a `$ref` into the document); empty when it validates. */
+export function schemaProblems(schema: Json, value: unknown, where: string): string[] {
+  const validate = validatorFor(schema, where)
+  return validate(value) ? [] : [`${where}: ${describeErrors(validate)}`]
+}
+
 function asObject(value: unknown, what: string): Json {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) throw new Error(`The OpenAPI document has no object at ${what}.`)
   return value as Json
