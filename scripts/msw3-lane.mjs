@@ -20,6 +20,7 @@
  *   npm run test:msw3                    # Node 22 (msw 3's minimum), msw 3: conformance suite, about a minute
  *   npm run test:node24                  # = --node 24 --runtime-checks, the last step of `npm test`
  *   npm run test:msw3 -- --node 26 --msw 3.0.5 --all --keep
+ *   npm run test:msw3 -- --vitest repo     # the repository's vitest instead of vitest 5
  */
 import { execFileSync, spawn } from 'node:child_process'
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
@@ -33,6 +34,7 @@ const { values } = parseArgs({
   options: {
     node: { type: 'string', default: '22' },
     msw: { type: 'string', default: '3' },
+    vitest: { type: 'string', default: '5' },
     all: { type: 'boolean', default: false },
     'runtime-checks': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
@@ -134,12 +136,17 @@ async function main() {
       return !(skip.has(name) || name.endsWith('.tgz'))
     },
   })
-  log(`msw@${values.msw} into the copy (its package.json and lock file are left as they are)`)
-  await npm(['install', `msw@${values.msw}`, '--no-save'], copy, env)
-  const mswVersion = JSON.parse(readFileSync(join(copy, 'node_modules', 'msw', 'package.json'), 'utf8')).version
+  // Today's majors beside msw 3: vitest 5 unless `--vitest repo` keeps the repository's own (the oldest supported).
+  // vitest 5 wants the types of a current Node (its optional peer @types/node ^22 || >=24), as the lane's Node is.
+  const vitestSpec = values.vitest === 'repo' ? [] : [`vitest@${values.vitest}`, `@types/node@${values.node}`]
+  log(`msw@${values.msw} ${vitestSpec.join(' ')} into the copy (its package.json and lock file are left as they are)`)
+  await npm(['install', `msw@${values.msw}`, ...vitestSpec, '--no-save'], copy, env)
+  const versionOf = (name) => JSON.parse(readFileSync(join(copy, 'node_modules', name, 'package.json'), 'utf8')).version
+  const mswVersion = versionOf('msw')
+  const vitestVersion = versionOf('vitest')
   if (!mswVersion.startsWith('3.')) throw new Error(`Expected msw 3 in the copy, got ${mswVersion}.`)
-  step(`copy, npm install msw@${values.msw} (${mswVersion})`, true, since)
-  log(`Node ${nodeVersion}, msw ${mswVersion}`)
+  step(`copy, npm install msw@${values.msw} ${vitestSpec.join(' ')} (msw ${mswVersion}, vitest ${vitestVersion})`, true, since)
+  log(`Node ${nodeVersion}, msw ${mswVersion}, vitest ${vitestVersion}`)
 
   since = Date.now()
   log('type-checking src/ against msw 3')
@@ -195,7 +202,7 @@ async function main() {
   const ok = steps.every((s) => s.ok)
   const date = new Date().toISOString().slice(0, 10)
   process.stdout.write(
-    `\nmsw 3 lane, ${date}: Node ${nodeVersion} (npm registry) + msw ${mswVersion}: ${ok ? 'pass' : 'FAIL'} in ${seconds(started)}\n`,
+    `\nmsw 3 lane, ${date}: Node ${nodeVersion} (npm registry) + msw ${mswVersion} + vitest ${vitestVersion}: ${ok ? 'pass' : 'FAIL'} in ${seconds(started)}\n`,
   )
   process.stdout.write('| Step | Files | Passed | Failed | Skipped | Time | Result |\n|---|---:|---:|---:|---:|---:|---|\n')
   for (const s of steps) {

@@ -12,12 +12,14 @@ export { type PetStoreMatchers, petStoreMatchers } from './matchers.js'
 
 expect.extend(petStoreMatchers)
 
-// Vitest 3.2 and 4 read `Matchers` (for expect(), expect.extend and asymmetric matchers); 3.0 and 3.1 read
-// `Assertion`. The type parameters are written exactly as vitest declares them, or the declarations would not merge.
+// Vitest 3 and 4 declare `Matchers<T = any>`, vitest 5 `Matchers<R, T>`: one declaration cannot merge with both. Every
+// version maps the methods of `Chai.Assertion` onto its `Assertion` (its `VitestAssertion` type), so the matchers
+// are added there, which reaches `expect(x)` in vitest 3, 4 and 5 alike; asymmetric matchers take no type parameters.
+declare global {
+  namespace Chai {
+    interface Assertion extends PetStoreMatchers {}
+  }
+}
 declare module 'vitest' {
-  // biome-ignore lint/suspicious/noExplicitAny: vitest declares `Matchers<T = any>`; the merge needs the same default.
-  interface Matchers<T = any> extends PetStoreMatchers {}
-  // biome-ignore lint/suspicious/noExplicitAny: as above, for `Assertion<T = any>`.
-  interface Assertion<T = any> extends PetStoreMatchers {}
   interface AsymmetricMatchersContaining extends PetStoreMatchers {}
 }

@@ -42,6 +42,16 @@ export type ErrorCode = keyof typeof ERRORS
 const JSON_TYPE = 'application/json'
 
 /**
+ * A copy of `headers` with the JSON content type. Copied by `Object.assign`, not spread: a spread then a new key gives
+ * each answer a hidden class of its own in V8, which keeps the collector busy under load.
+ */
+function jsonHeaders(headers: Readonly<Record<string, string>> | undefined): Record<string, string> {
+  const own: Record<string, string> = Object.assign({}, headers)
+  own['content-type'] = JSON_TYPE
+  return own
+}
+
+/**
  * The one writer of the spec's Error body `{ code, message, status }`: every error response
  * of every host goes through it. `status` overrides the catalogue's where an option chooses it. The response gets
  * headers of its own (`headers` copied, `content-type` added): a caller's object is never written into.
@@ -56,12 +66,12 @@ export function problem(
   headers?: Readonly<Record<string, string>>,
   status: number = ERRORS[code].status,
 ): ApiResponse {
-  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body: JSON.stringify({ code, message, status }) }
+  return { status, headers: jsonHeaders(headers), body: JSON.stringify({ code, message, status }) }
 }
 
 /** A 2xx JSON response, with headers of its own as `problem` gives. */
 export function json(status: number, body: string, headers?: Readonly<Record<string, string>>): ApiResponse {
-  return { status, headers: { ...headers, 'content-type': JSON_TYPE }, body }
+  return { status, headers: jsonHeaders(headers), body }
 }
 
 /** A thrown error's message for a client or a command line: without the `[petstore-mock]` prefix of library errors. */

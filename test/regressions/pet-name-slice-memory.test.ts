@@ -1,7 +1,7 @@
 /**
- * Regression: the hand-written reader of flat JSON bodies cut a pet's name out of the body as a slice, and V8 kept
- * the whole body alive behind it for as long as the pet was stored: 150 pets created from 0.9 MiB bodies (a name
- * and a long unknown field, which is dropped) held 133 MB. The stored name is a string of its own (`detachedSlice`).
+ * Regression: a pet's name cut out of its body as a slice kept the whole body alive behind it in V8 for as long as the
+ * pet was stored: 150 pets created from 0.9 MiB bodies (a name and a long unknown field, which is dropped) held
+ * 133 MB. The stored name is a string of its own.
  * Whether V8 keeps a body behind a name only the heap shows: `npm run bench -- --only=memory` measures it
  * (bench/memory-in-process.ts, under 40 MB). Here, what the store keeps of such a create, in each of its copies: the
  * pet's name and category, never the unknown field.
@@ -10,7 +10,10 @@ import { expect, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'
 import type { ServerWorld } from '../../src/world/create-world.js'
 
-it('stores 150 pets created from distinct 0.9 MiB bodies without their unknown long field', async () => {
+/** Enough distinct bodies to show what is stored; the memory they would hold is the bench's to measure. */
+const COUNT = 40
+
+it('stores 40 pets created from distinct 0.9 MiB bodies without their unknown long field', async () => {
   const petStore = createPetStore({
     seed: 1,
     pets: 0,
@@ -18,7 +21,7 @@ it('stores 150 pets created from distinct 0.9 MiB bodies without their unknown l
   })
   const pad = 'x'.repeat(900 * 1024)
   const name = (i: number) => `A pet with a longer name ${i}`
-  for (let i = 0; i < 150; i++) {
+  for (let i = 0; i < COUNT; i++) {
     const response = await petStore.fetch('/v1/pets', {
       method: 'POST',
       headers: { authorization: 'Bearer k', 'content-type': 'application/json' },
@@ -27,7 +30,7 @@ it('stores 150 pets created from distinct 0.9 MiB bodies without their unknown l
     expect(response.status).toBe(201)
     expect(await response.json()).toEqual({ id: i + 1, name: name(i), categoryId: 2 })
   }
-  const expected = Array.from({ length: 150 }, (_, i) => ({ id: i + 1, name: name(i), categoryId: 2 }))
+  const expected = Array.from({ length: COUNT }, (_, i) => ({ id: i + 1, name: name(i), categoryId: 2 }))
   // The stored texts (what the API serves and a state file writes) and the @msw/data copy that set-up code reads.
   // The state file's reading of the storage, which the standalone server's worlds have (not part of the public type).
   const { pets } = (petStore as unknown as ServerWorld).snapshotInSteps()
@@ -37,5 +40,5 @@ it('stores 150 pets created from distinct 0.9 MiB bodies without their unknown l
     petStore.pets.findMany((q) => q.where({})).map((pet) => ({ ...pet, id: Number(pet.id), categoryId: Number(pet.categoryId) })),
   ).toEqual(expected)
   const listed = await petStore.fetch('/v1/pets?limit=100', { headers: { authorization: 'Bearer k' } })
-  expect(((await listed.json()) as { name: string }[]).at(-1)?.name).toBe(name(99))
+  expect(((await listed.json()) as { name: string }[]).at(-1)?.name).toBe(name(COUNT - 1))
 })
