@@ -7,7 +7,10 @@ import type { ClockRow, PanelSource } from './types.js'
 
 type Notify = (message: string, error?: boolean) => void
 
-/** The spec's sunset of `GET /pets/{petId}`: the moment QA most often moves the clock to. */
+/**
+ * The spec's sunset of `GET /pets/{petId}` (src/spec.ts SUNSET; the panel imports nothing outside src/panel), the
+ * moment QA most often moves the clock to. test/browser/panel-server.test.ts checks the two agree.
+ */
 const SUNSET = '2030-12-05T00:00:00Z'
 
 export interface ClockView {
@@ -35,6 +38,26 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
   const time = h('output', { class: 'clock', id: 'clock-time', 'aria-labelledby': 'clock-heading' })
   const mode = h('span', { class: 'muted' })
   let shown: { clock: ClockRow; at: number } | undefined
+  const show = (clock: ClockRow) => {
+    shown = { clock, at: Date.now() }
+    time.value = clock.now
+    mode.textContent = clock.frozen
+      ? '(frozen)'
+      : clock.offsetMs === 0
+        ? '(real time)'
+        : `(running, ${Math.round(clock.offsetMs / 1000)} s from real time)`
+  }
+  /** Moves the clock, then shows it read again: the display follows at once, without waiting for the event stream. */
+  const move = (label: string, change: () => Promise<void>, done: string) =>
+    act(
+      notify,
+      async () => {
+        await change()
+        show(await source.clock())
+      },
+      done,
+      `Could not ${label}`,
+    )
   // A running clock moves on between events: the display follows it each second.
   const tick = setInterval(() => {
     if (!shown || shown.clock.frozen) return
@@ -46,15 +69,19 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
       'button',
       {
         type: 'button',
-        onclick: () => act(notify, () => source.advanceClock(seconds), `Clock advanced: ${label.slice(8)}.`, 'Could not advance the clock'),
+        onclick: () => move('advance the clock', () => source.advanceClock(seconds), `Clock advanced: ${label.slice(8)}.`),
       },
       label,
     )
   const setClock = (event: Event) => {
     event.preventDefault()
     const value = moment.value.trim()
-    if (value === '') return notify('Type a moment first, e.g. 2030-12-05T00:00:00Z (the Sunset button fills it in).', true)
-    void act(notify, () => source.setClock(value), `Clock set to ${value} (frozen).`, 'Could not set the clock')
+    if (value === '') return notify(`Type a moment first, e.g. ${SUNSET} (the Sunset button sets the clock to it).`, true)
+    void move('set the clock', () => source.setClock(value), `Clock set to ${value} (frozen).`)
+  }
+  const sunset = () => {
+    moment.value = SUNSET
+    void move('set the clock', () => source.setClock(SUNSET), `Clock set to the sunset, ${SUNSET} (frozen): getPet now answers 410.`)
   }
   const element = h(
     'section',
@@ -67,7 +94,7 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
       { class: 'buttons', onsubmit: setClock },
       field('Moment (ISO 8601)', moment, 'clock-moment'),
       h('button', { type: 'submit' }, 'Set clock'),
-      h('button', { type: 'button', onclick: () => (moment.value = SUNSET), title: `Fill in the sunset, ${SUNSET}` }, 'Sunset'),
+      h('button', { type: 'button', onclick: sunset, title: `Set the clock to the sunset of getPet, ${SUNSET}` }, 'Sunset'),
     ),
     h(
       'div',
@@ -76,7 +103,7 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
         'button',
         {
           type: 'button',
-          onclick: () => act(notify, () => source.realTime(), 'Clock back on real time.', 'Could not go back to real time'),
+          onclick: () => move('go back to real time', () => source.realTime(), 'Clock back on real time.'),
         },
         'Real time',
       ),
@@ -84,15 +111,7 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
   )
   return {
     element,
-    show(clock) {
-      shown = { clock, at: Date.now() }
-      time.value = clock.now
-      mode.textContent = clock.frozen
-        ? '(frozen)'
-        : clock.offsetMs === 0
-          ? '(real time)'
-          : `(running, ${Math.round(clock.offsetMs / 1000)} s from real time)`
-    },
+    show,
     stop: () => clearInterval(tick),
   }
 }

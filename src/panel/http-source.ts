@@ -92,6 +92,12 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
     label: origin,
     session: options.session,
     sessions: () => json<string[]>('/__mock/sessions'),
+    firstRequest(key) {
+      const header = (value: string) => `-H '${value}' `
+      const session = options.session === 'default' ? '' : header(`X-Mock-Session: ${options.session}`)
+      // The admin API does not say where the API lives: its default, `/v1`, as the OpenAPI document's server URL says.
+      return `curl ${key ? header(`Authorization: Bearer ${key}`) : ''}${session}${origin}/v1/pets`
+    },
     requests: async (limit) => (await json<RequestRow[]>(`/__mock/requests?limit=${limit}`)).reverse(),
     async request(seq) {
       try {

@@ -8,7 +8,7 @@ import { field, h, messageOf } from './dom.js'
 import { requestsView } from './requests-view.js'
 import { keysView, scenarioView } from './side-views.js'
 import { PANEL_CSS } from './styles.js'
-import type { PanelEvent, PanelSource } from './types.js'
+import type { KeyRow, PanelEvent, PanelSource } from './types.js'
 
 export interface MountedPanel {
   /** Reads everything again. */
@@ -74,9 +74,13 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
   )
   root.replaceChildren(h('style', {}, PANEL_CSS), container)
 
+  const showKeys = (rows: readonly KeyRow[]) => {
+    keys.show(rows)
+    requests.hintKey(rows[0]?.key)
+  }
   const refresh = async () => {
     try {
-      await Promise.all([requests.load(), scenario.load(), sessions.load(), source.keys().then(keys.show), source.clock().then(clock.show)])
+      await Promise.all([requests.load(), scenario.load(), sessions.load(), source.keys().then(showKeys), source.clock().then(clock.show)])
     } catch (error) {
       notify(`Could not read the session: ${messageOf(error)}`, true)
     }
@@ -90,14 +94,21 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
         reading = undefined
         void requests.load().catch(() => undefined)
       }, 1_000)
-    } else if (event.type === 'quota') keys.show(event.data)
+    } else if (event.type === 'quota') showKeys(event.data)
     else if (event.type === 'clock') clock.show(event.data)
     else if (event.type === 'connection') {
       connection.textContent = event.data.connected ? 'live' : 'reconnecting…'
       connection.className = `connection ${event.data.connected ? 'live' : 'lost'}`
       if (event.data.connected) void refresh()
       else if (event.data.message) notify(event.data.message, true)
-    } else void refresh()
+    } else {
+      // A reset and a scenario switch start the journal afresh (the world's `reset`, `useScenario`): the open entry is
+      // not in it. An import keeps the journal (a state holds no journal): the entry stays while the journal holds it.
+      if (event.type === 'reset') requests.forget('the session was reset')
+      else if (event.type === 'scenario') requests.forget(`the scenario "${event.data.scenario}" started`)
+      else void requests.recheck('a state was imported')
+      void refresh()
+    }
   }
   const unsubscribe = source.subscribe(onEvent)
   void refresh()

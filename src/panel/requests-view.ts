@@ -12,6 +12,12 @@ export interface RequestsView {
   readonly element: HTMLElement
   load(): Promise<void>
   add(row: RequestRow): void
+  /** The API key the empty table's hint sends its example request with (the session's first). */
+  hintKey(key: string | undefined): void
+  /** The journal was cleared (`why`, e.g. "the session was reset"): the open entry is gone. */
+  forget(why: string): void
+  /** The journal may have lost entries (`why`): reads the open entry again, and says so when it is gone. */
+  recheck(why: string): Promise<void>
 }
 
 /** `4xx` or `429`: does the row's status match what was typed? */
@@ -73,13 +79,15 @@ function requestsTable(body: HTMLTableSectionElement): HTMLElement {
 }
 
 function headerTable(name: string, headers: Readonly<Record<string, string>>): HTMLElement {
+  const entries = Object.entries(headers)
   return h(
     'table',
     { 'aria-label': name },
     h(
       'tbody',
       {},
-      ...Object.entries(headers).map(([key, value]) => h('tr', {}, h('th', { scope: 'row' }, key), h('td', { class: 'path' }, value))),
+      ...entries.map(([key, value]) => h('tr', {}, h('th', { scope: 'row' }, key), h('td', { class: 'path' }, value))),
+      entries.length === 0 ? h('tr', {}, h('td', { class: 'muted' }, '(none)')) : null,
     ),
   )
 }
@@ -164,6 +172,8 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   const body = h('tbody')
   const details = h('section', { class: 'details', 'aria-label': 'Request details', hidden: true })
   const count = h('span', { class: 'muted' })
+  const empty = h('p', { class: 'empty', hidden: true })
+  let key: string | undefined
   const visible = (row: RequestRow) => statusMatches(status.value, row.status) && row.path.includes(path.value.trim())
   // Loads overlap (first connection, scenario switch, reset): only the newest shows, with the rows the event stream
   // brought while it was on its way, which may be newer than the list it read.
@@ -172,12 +182,17 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   const arriving = new Set<RequestRow[]>()
 
   let selected: number | undefined
+  // Each click, and each clearing of the journal, starts a new reading: an older one's answer, on its way meanwhile, is
+  // dropped (it would show an entry of the journal before the reset, or another row than the one clicked last).
+  let reading = 0
   const select = async (row: RequestRow, tr: HTMLTableRowElement) => {
     selected = row.seq
     tidyRows(body, selected)
     tr.tabIndex = 0
+    const asked = ++reading
     try {
       const detail = await source.request(row.seq)
+      if (asked !== reading) return
       details.hidden = false
       if (!detail) return replace(details, h('p', {}, `Entry #${row.seq} is no longer in the journal.`))
       replace(details, ...detailsOf(detail))
@@ -185,11 +200,27 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       notify(`Could not read request #${row.seq}: ${(error as Error).message}`, true)
     }
   }
+  /** What to do when the table shows nothing: send a first request, or loosen the filters. */
+  const hint = () => {
+    empty.hidden = body.rows.length > 0
+    if (!empty.hidden) {
+      if (rows.length === 0) replace(empty, 'No requests yet: send one, e.g. ', h('code', {}, source.firstRequest(key)))
+      else replace(empty, `No request matches the filters (${rows.length} hidden): clear the Status or Path filter.`)
+    }
+  }
+  const forget = (why: string) => {
+    reading++
+    if (selected === undefined) return
+    if (!details.hidden) replace(details, h('p', {}, `Entry #${selected} is gone: ${why}. Click a row to see its details.`))
+    selected = undefined
+    tidyRows(body, selected)
+  }
   const render = () => {
     const shown = rows.filter(visible)
     replace(body, ...shown.map((row) => rowElement(row, select)))
     tidyRows(body, selected)
     count.textContent = `${shown.length} shown of ${rows.length}`
+    hint()
   }
   status.addEventListener('input', render)
   path.addEventListener('input', render)
@@ -200,6 +231,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
     h('h2', { id: 'requests-heading' }, 'Requests ', count),
     h('div', { class: 'filters' }, field('Status filter', status, 'status-filter'), field('Path filter', path, 'path-filter')),
     requestsTable(body),
+    empty,
     details,
   )
   return {
@@ -232,6 +264,19 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
         tidyRows(body, selected)
       }
       count.textContent = `${body.rows.length} shown of ${rows.length}`
+      hint()
+    },
+    hintKey(next) {
+      if (next === key) return
+      key = next
+      if (!empty.hidden) hint()
+    },
+    forget,
+    async recheck(why) {
+      if (selected === undefined || details.hidden) return
+      const asked = ++reading
+      const still = await source.request(selected).catch(() => undefined)
+      if (asked === reading && !still) forget(why)
     },
   }
 }

@@ -16,6 +16,12 @@ export interface KeysView {
  */
 export function keysView(): KeysView {
   const body = h('tbody')
+  // A world may have no keys (`keys: []`, the `unauthorized` scenario): then every API request answers 401.
+  const empty = h(
+    'p',
+    { class: 'empty', hidden: true },
+    'No API keys: every request answers 401. Switch scenario, or give the mock keys with its keys option (README, "Default API keys").',
+  )
   const columns = ['Key', 'Plan', 'Minute left', 'Minute resets', 'Day left', 'Day resets', 'Banned until']
   const element = h(
     'section',
@@ -26,10 +32,12 @@ export function keysView(): KeysView {
       { class: 'table-wrap' },
       h('table', { 'aria-label': 'Keys' }, h('thead', {}, h('tr', {}, ...columns.map((name) => h('th', { scope: 'col' }, name)))), body),
     ),
+    empty,
   )
   return {
     element,
     show(keys) {
+      empty.hidden = keys.length > 0
       replace(
         body,
         ...keys.map((key) =>

@@ -54,6 +54,8 @@ tbody tr.row[aria-selected="true"] { background: #dbe9fb; }
 .details h3 { font-size: 14px; margin: 8px 0 4px; }
 .details pre { background: var(--soft); border-radius: 6px; padding: 8px; max-height: 240px; overflow: auto; white-space: pre-wrap; word-break: break-all; font-size: 12px; margin: 0; }
 .tag { display: inline-block; padding: 0 6px; border-radius: 8px; background: #fdecc8; color: #6b4500; font-size: 12px; margin-left: 6px; }
+.empty { margin: 6px 0 0; color: var(--muted); }
+.empty code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; color: var(--fg); background: var(--soft); padding: 1px 4px; border-radius: 4px; word-break: break-all; user-select: all; }
 .status-line { grid-column: 1 / -1; min-height: 1.4em; margin: 0; color: var(--muted); }
 .status-line.error { color: var(--bad); }
 @media (max-width: 1000px) { .panel { grid-template-columns: minmax(0, 1fr); } }

@@ -66,6 +66,11 @@ export interface PanelSource {
   readonly session: string
   /** The live sessions (the server's); `undefined` when there is only one (the page). */
   sessions?(): Promise<string[]>
+  /**
+   * A first API request to send, shown while the Requests table is empty: a curl command for the server, a `fetch` call
+   * for the page. `key` is the session's first API key, when it has one.
+   */
+  firstRequest(key: string | undefined): string
   /** The newest entries, newest first, at most `limit`. */
   requests(limit: number): Promise<RequestRow[]>
   request(seq: number): Promise<RequestDetail | undefined>

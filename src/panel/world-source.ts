@@ -30,6 +30,11 @@ export function createWorldSource(world: World, actions: WorldActions): PanelSou
   return {
     label: 'this page',
     session: 'in page',
+    firstRequest(key) {
+      // `*/v1` (any origin) becomes `/v1`; a base URL with an origin stays whole.
+      const base = world.urlPattern.startsWith('*') ? world.urlPattern.slice(1) : world.urlPattern
+      return `fetch('${base}/pets'${key ? `, { headers: { Authorization: 'Bearer ${key}' } }` : ''})`
+    },
     requests: async (limit) => world.journal.page({}, { limit }).entries.reverse().map(summaryOf),
     request: async (seq) => world.journal.get(seq),
     keys: async () => world.keyStatuses(),

@@ -8,6 +8,7 @@ import { mkdir, readdir, readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
+import { SUNSET } from '../../src/spec.js'
 import { type Cli, ensureBuilt, killClis, startCli } from '../http/support.js'
 import { realTimeSince, SEEN } from './live.js'
 import { collectPageErrors, launchChromium, RESULTS_DIR, ROOT } from './support.js'
@@ -21,7 +22,6 @@ const README_SCREENSHOT = process.env['PETSTORE_WRITE_SCREENSHOTS']
   ? join(ROOT, 'docs', 'images', 'control-panel.png')
   : join(ROOT, 'test-results', 'control-panel.png')
 const FROZEN = '2026-06-01T12:00:00Z'
-const SUNSET = '2030-12-05T00:00:00Z'
 
 let cli: Cli | undefined
 let browser: Browser | undefined
@@ -143,6 +143,19 @@ const statusLine = (page: Page) => page.locator('p.status-line')
 // playwright-core has no `expect` of its own: vitest's `expect.poll` retries these until they match.
 const textOf = (locator: Locator) => async (): Promise<string> => (await locator.textContent({ timeout: SEEN.timeout }))?.trim() ?? ''
 const inputValueOf = (locator: Locator) => (): Promise<string> => locator.inputValue({ timeout: SEEN.timeout })
+
+/** Holds the page's event stream back until the returned function is called. */
+async function holdEventStream(page: Page): Promise<() => void> {
+  let release = () => {}
+  const held = new Promise<void>((done) => {
+    release = done
+  })
+  await page.route(`${origin()}/__mock/events`, async (route) => {
+    await held
+    await route.continue()
+  })
+  return release
+}
 
 async function downloadOf(page: Page, button: string): Promise<{ name: string; text: string; path: string }> {
   const [download] = await Promise.all([
@@ -329,7 +342,6 @@ it('moves the clock with its buttons, sets the sunset (getPet then answers 410) 
 
   await page.getByRole('button', { name: 'Sunset' }).click()
   await expect.poll(inputValueOf(moment), SEEN).toBe(SUNSET)
-  await page.getByRole('button', { name: 'Set clock' }).click()
   await expect.poll(() => clockText(page), SEEN).toBe('2030-12-05T00:00:00.000Z')
   const gone = await fetch(`${origin()}/v1/pets/1`, { headers: { authorization: 'Bearer test-free', 'x-mock-session': session } })
   expect(gone.status).toBe(410)
@@ -345,6 +357,117 @@ it('moves the clock with its buttons, sets the sunset (getPet then answers 410) 
   // A running clock's display moves on by itself.
   const shown = await clockText(page)
   await expect.poll(() => clockText(page), SEEN).not.toBe(shown)
+})
+
+// The Sunset button filled in the moment only: the clock stayed where it was until "Set clock" was pressed too.
+it("moves the session's clock to the spec's sunset with one click, showing it without waiting for the event stream", async () => {
+  const session = 'qa-sunset'
+  const page = await newPage()
+  // The stream is held back for the whole test: the time shown can only come from the panel reading the clock itself.
+  const release = await holdEventStream(page)
+  try {
+    await page.goto(panelUrl(session))
+    await page.getByText('(real time)', { exact: true }).waitFor({ state: 'visible', timeout: SEEN.timeout })
+    await page.getByRole('button', { name: 'Sunset' }).click()
+
+    const serverClock = async () => (await (await admin('/__mock/clock', session)).json()) as { now: string; frozen: boolean }
+    await expect.poll(serverClock, SEEN).toMatchObject({ now: new Date(SUNSET).toISOString(), frozen: true })
+    await expect.poll(() => clockText(page), SEEN).toBe(new Date(SUNSET).toISOString())
+    await page.getByText('(frozen)', { exact: true }).waitFor({ state: 'visible', timeout: SEEN.timeout })
+    expect(await page.getByLabel('Moment (ISO 8601)').inputValue()).toBe(SUNSET)
+    await expect.poll(textOf(statusLine(page)), SEEN).toBe(`Clock set to the sunset, ${SUNSET} (frozen): getPet now answers 410.`)
+    expect((await api('/v1/pets/1', { key: 'test-free', session })).status).toBe(410)
+  } finally {
+    release()
+  }
+})
+
+// The details pane kept showing an entry of a journal the session had just cleared.
+it('clears the open request details on a reset and a scenario switch, and after an import once the entry left the journal', async () => {
+  const session = 'qa-details'
+  const page = await openPanel(session)
+  const details = page.getByRole('region', { name: 'Request details' })
+  /** Sends a request, opens its row, and returns its number as the pane shows it (`#3`). */
+  const openNewest = async (path: string): Promise<string> => {
+    await api(path, { key: 'test-pro', session })
+    await expect.poll(async () => (await requestSummary(page))[0], SEEN).toBe(`GET ${path} 200 pro`)
+    await requestRows(page).first().click()
+    await expect.poll(textOf(details), SEEN).toContain(` GET ${path} → 200`)
+    return (await textOf(details)()).split(' ')[0] ?? ''
+  }
+  const gone = (entry: string, why: string) => `Entry ${entry} is gone: ${why}. Click a row to see its details.`
+
+  const first = await openNewest('/v1/pets?limit=1')
+  await page.getByRole('button', { name: 'Reset' }).click()
+  await expect.poll(textOf(details), SEEN).toBe(gone(first, 'the session was reset'))
+  await expect.poll(() => requestCells(page), SEEN).toEqual([])
+  // A request after the reset shows in the table, not in the pane.
+  await api('/v1/pets?limit=2', { key: 'test-pro', session })
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets?limit=2 200 pro'])
+  expect(await textOf(details)()).toBe(gone(first, 'the session was reset'))
+  expect(await requestRows(page).first().getAttribute('aria-selected')).toBe('false')
+
+  await requestRows(page).first().click()
+  await expect.poll(textOf(details), SEEN).toContain(' GET /v1/pets?limit=2 → 200')
+  const second = (await textOf(details)()).split(' ')[0] ?? ''
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('empty-store')
+  await expect.poll(textOf(details), SEEN).toBe(gone(second, 'the scenario "empty-store" started'))
+  await expect.poll(() => requestCells(page), SEEN).toEqual([])
+
+  // An import replaces the state, not the journal (a state holds none): the entry stays while the journal has it.
+  const third = await openNewest('/v1/pets?limit=3')
+  const entryPath = `/__mock/requests/${third.slice(1)}`
+  const state = await (await admin('/__mock/state', session)).text()
+  const importState = async () => {
+    const reread = page.waitForResponse(isPath(entryPath), { timeout: SEEN.timeout })
+    await page.getByLabel('Import state').setInputFiles({ name: 'state.json', mimeType: 'application/json', buffer: Buffer.from(state) })
+    await expect.poll(textOf(statusLine(page)), SEEN).toBe('State imported from state.json.')
+    await reread
+  }
+  await importState()
+  expect(await textOf(details)()).toContain(`${third} GET /v1/pets?limit=3 → 200`)
+  expect(await requestSummary(page)).toEqual(['GET /v1/pets?limit=3 200 pro'])
+
+  const cleared = await fetch(`${origin()}/__mock/requests`, { method: 'DELETE', headers: { 'x-mock-session': session } })
+  expect(cleared.status).toBe(204)
+  await importState()
+  await expect.poll(textOf(details), SEEN).toBe(gone(third, 'a state was imported'))
+  // The panel's read of the cleared entry answered 404: expected here.
+  const missing = `console.error: Failed to load resource: the server responded with a status of 404 (Not Found) (${origin()}${entryPath})`
+  await expect.poll(() => pageErrors, SEEN).toContain(missing)
+  pageErrors.splice(pageErrors.indexOf(missing), 1)
+})
+
+it('says what to do while a table is empty: the curl command of a first request, the filters to clear, the keys to give', async () => {
+  const session = 'qa-empty'
+  const page = await openPanel(session)
+  const requestsHint = page.locator('section.requests p.empty')
+  const keysHint = page.locator('section.keys p.empty')
+  const command = `curl -H 'Authorization: Bearer test-free' -H 'X-Mock-Session: ${session}' ${origin()}/v1/pets`
+  await expect.poll(textOf(requestsHint), SEEN).toBe(`No requests yet: send one, e.g. ${command}`)
+  expect(await keysHint.isVisible()).toBe(false)
+
+  // The command as shown, sent as curl would send it.
+  const shown = await requestsHint.locator('code').textContent()
+  const headers = Object.fromEntries([...(shown ?? '').matchAll(/-H '([^:]+): ([^']*)'/g)].map(([, name, value]) => [name, value]))
+  const sent = await fetch((shown ?? '').split(' ').at(-1) ?? '', { headers })
+  expect(sent.status).toBe(200)
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets 200 free'])
+  await requestsHint.waitFor({ state: 'hidden', timeout: SEEN.timeout })
+
+  await page.getByLabel('Status filter').fill('5xx')
+  await expect.poll(textOf(requestsHint), SEEN).toBe('No request matches the filters (1 hidden): clear the Status or Path filter.')
+  await page.getByLabel('Status filter').fill('')
+  await requestsHint.waitFor({ state: 'hidden', timeout: SEEN.timeout })
+
+  // The `unauthorized` scenario has no keys: the Keys table says so, and the command comes without one.
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('unauthorized')
+  await keysHint.waitFor({ state: 'visible', timeout: SEEN.timeout })
+  expect(await textOf(keysHint)()).toMatch(/^No API keys: every request answers 401\. Switch scenario/)
+  expect(await keyRows(page)).toEqual({})
+  await expect
+    .poll(textOf(requestsHint), SEEN)
+    .toBe(`No requests yet: send one, e.g. curl -H 'X-Mock-Session: ${session}' ${origin()}/v1/pets`)
 })
 
 it("shows the Free key's minute quota going down and its ban after five early retries", async () => {
@@ -404,14 +527,7 @@ it('keeps sessions apart: a session page shows only its own requests, and the pi
 it('shows the requests sent while the page was still connecting to the event stream', async () => {
   const session = 'qa-late-stream'
   const page = await newPage()
-  let release = () => {}
-  const held = new Promise<void>((done) => {
-    release = done
-  })
-  await page.route(`${origin()}/__mock/events`, async (route) => {
-    await held
-    await route.continue()
-  })
+  const release = await holdEventStream(page)
   await page.goto(panelUrl(session))
   await expect.poll(textOf(requestsHeading(page)), SEEN).toBe('Requests 0 shown of 0')
   await api('/v1/pets?limit=1', { key: 'test-free', session })
