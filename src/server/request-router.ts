@@ -97,8 +97,7 @@ export type RequestRouter = ((req: IncomingMessage, res: ServerResponse) => void
  */
 export function createRequestRouter(parts: RouterParts): RequestRouter {
   const { userHandlers, maxBodyBytes, drainLimit, delivery, log } = parts
-  // Replaced once by `useSessions` when the shared sessions (`--redis`) are connected, before the server listens.
-  let { sessions } = parts
+  let { sessions } = parts // replaced by `useSessions` once the shared ones (`--redis`) are connected
 
   const serve = (exchange: ServerExchange, body: Body | undefined): void => {
     const { req, path, query } = exchange
