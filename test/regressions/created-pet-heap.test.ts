@@ -1,11 +1,9 @@
 /**
  * Regression: every pet a client creates lives as long as the world, so what it keeps is what each young-generation
- * collection under POST load copies and each full one marks (the create tail). Stored as a record with an int64
- * `bigint` id, its name and an entry holding record and text, a created pet took 324 bytes of heap and five objects;
- * packed as its JSON text in array buffers, with its id and status in typed arrays (the ninth pass), about 143, heap
- * and array buffers together. That figure is this machine's heap: `npm run bench -- --only=memory` measures it
- * (bench/memory-in-process.ts, under 170 bytes a pet). Here, what the packing must not lose: every created pet reads
- * back as it was sent, across the many chunks the texts fill, on the storage of the standalone server.
+ * collection under POST load copies and each full one marks (the create tail). A created pet is kept as one entry:
+ * its JSON text, id and status (decisions/023). What it costs is this machine's heap: `npm run bench -- --only=memory`
+ * measures it (bench/memory-in-process.ts). Here, what the storage must not lose: every created pet reads back as it
+ * was sent, on the storage of the standalone server.
  */
 import { expect, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'

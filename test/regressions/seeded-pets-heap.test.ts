@@ -1,11 +1,9 @@
 /**
  * Regression: a pet's JSON text was joined with `+`, a tree of seven or more pieces that V8 flattens only when the
- * text is written alone. A seeded pet that is only ever listed kept its tree for life: 100,000 seeded pets took
- * 537 bytes of heap each instead of 290, and every major collection had that many more objects to mark. Then the
- * world kept the generated records for its next reset beside the stored texts: 290 bytes instead of 185. Since the
- * texts are packed into array buffers, about 137. Those figures are this machine's heap: `npm run bench --
- * --only=memory` measures them (bench/memory-in-process.ts, under 160 bytes a pet). Here, what the second change rests
- * on: a reset brings back the very same pets, generated again from the seed rather than kept.
+ * text is written alone, so a seeded pet that is only ever listed kept its tree for life; then the world kept the
+ * generated records for its next reset beside the stored texts. What a seeded pet costs is this machine's heap:
+ * `npm run bench -- --only=memory` measures it (bench/memory-in-process.ts). Here, what the second fix rests on: a
+ * reset brings back the very same pets, generated again from the seed rather than kept.
  */
 import { expect, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'
