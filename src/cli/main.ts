@@ -1,8 +1,8 @@
 #!/usr/bin/env node
 /**
- * `petstore-mock` / `npm start`: a command (`verify`, `snapshot`) or the server (`serve.ts`), each loaded only when
- * run. The server runs in the node it was started in, with no V8 flag of its own: flags belong to the operator
- * (decision 021; `--help` and README give the ones for a load test on one core).
+ * `petstore-mock` / `npm start`: a command (`verify`, `snapshot`, `config`) or the server (`serve.ts`), each loaded
+ * only when run. The server runs in the node it was started in, with no V8 flag of its own: flags belong to the
+ * operator (decision 021; `--help` and README give the ones for a load test on one core).
  */
 
 import { COMMANDS } from './parse.js'

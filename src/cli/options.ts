@@ -5,7 +5,7 @@
  */
 import { resolve } from 'node:path'
 import { plainMessage } from '../core/errors.js'
-import { loadConfig, readNamedFiles } from '../server/config-file.js'
+import { ConfigError, loadConfig, problemLine, readNamedFiles } from '../server/config-file.js'
 import type { PetStoreServerOptions } from '../server/http-server.js'
 import { COMMANDS, type Command, oneOf, type Parsed, parseCommand, UsageError, version, wholeNumber } from './parse.js'
 
@@ -174,31 +174,43 @@ export const SERVE: Command<typeof OPTIONS> = {
 export interface ParsedCli {
   options: PetStoreServerOptions
   config?: string
-  /** Where the address to listen on came from (`--host`, `PETSTORE_HOST`, the config file), for a message about it. */
-  hostLabel: string
+  /**
+   * Where an option's value came from, for a message about it: its flag (`--state-file`), its environment variable
+   * (`PETSTORE_STATE_FILE`) or the config file and key (`petstore-mock.json: stateFile`); the flag when none gave it.
+   */
+  source(key: keyof PetStoreServerOptions): string
 }
 
+/** The server option each flag sets, where the names differ or the flag names a file read later. */
+const OPTION_OF = {
+  port: 'port',
+  host: 'host',
+  seed: 'seed',
+  pets: 'pets',
+  scenario: 'scenario',
+  scenarios: 'scenarios',
+  fixtures: 'fixtures',
+  handlers: 'handlers',
+  'state-file': 'stateFile',
+  redis: 'redis',
+  latency: 'latency',
+  'cors-origin': 'corsOrigin',
+  proxy: 'proxy',
+  'admin-token': 'adminToken',
+  log: 'log',
+  fsync: 'fsync',
+  'journal-max-bytes': 'journalMaxBytes',
+  'media-type-status': 'mediaTypeErrorStatus',
+  'max-sessions': 'maxSessions',
+} as const satisfies Record<Exclude<keyof typeof OPTIONS, 'config'>, string>
+
+/** The flags whose values are files and folders, read by `readNamedFiles` rather than given as plain values. */
+const NAMED = new Set<string>(['scenarios', 'fixtures', 'handlers'])
+
 /** The options given as plain values, under the names of the server's options. */
-function valueOptions({ values: v }: Parsed<typeof OPTIONS>): PetStoreServerOptions {
-  const given = {
-    port: v.port,
-    host: v.host,
-    seed: v.seed,
-    pets: v.pets,
-    scenario: v.scenario,
-    stateFile: v['state-file'],
-    redis: v.redis,
-    latency: v.latency,
-    corsOrigin: v['cors-origin'],
-    proxy: v.proxy,
-    adminToken: v['admin-token'],
-    log: v.log,
-    fsync: v.fsync,
-    journalMaxBytes: v['journal-max-bytes'],
-    mediaTypeErrorStatus: v['media-type-status'],
-    maxSessions: v['max-sessions'],
-  }
-  return Object.fromEntries(Object.entries(given).filter(([, value]) => value !== undefined)) as PetStoreServerOptions
+function valueOptions({ values }: Parsed<typeof OPTIONS>): PetStoreServerOptions {
+  const given = Object.entries(OPTION_OF).filter(([flag]) => !NAMED.has(flag) && values[flag as keyof typeof OPTION_OF] !== undefined)
+  return Object.fromEntries(given.map(([flag, key]) => [key, values[flag as keyof typeof OPTION_OF]])) as PetStoreServerOptions
 }
 
 /**
@@ -219,19 +231,34 @@ async function withFiles(parsed: Parsed<typeof OPTIONS>): Promise<ParsedCli> {
     try {
       file = await loadConfig(config)
     } catch (error) {
-      throw new UsageError(`${label('config')}: ${plainMessage(error)}`)
+      if (!(error instanceof ConfigError) || error.problems.length === 0) throw new UsageError(`${label('config')}: ${plainMessage(error)}`)
+      // A line per problem: one about a key names the file and the key; one about the whole file (missing, not JSON)
+      // also names where the file's name came from, --config or PETSTORE_CONFIG.
+      const lines = error.problems.map(
+        (problem) => `${problem.key === undefined ? `${label('config')} ` : ''}${problemLine(config, problem)}`,
+      )
+      throw new UsageError(lines.join('\n'))
     }
+  }
+  const flagOf = new Map<string, keyof typeof OPTION_OF>(
+    Object.entries(OPTION_OF).map(([flag, key]) => [key, flag as keyof typeof OPTION_OF]),
+  )
+  const source = (key: string): string => {
+    const flag = flagOf.get(key)
+    if (flag !== undefined && values[flag] !== undefined) return label(flag)
+    if (config !== undefined && Object.hasOwn(file, key)) return `${config}: ${key}`
+    return flag === undefined ? key : `--${flag}`
   }
   const options: PetStoreServerOptions = { ...file, ...valueOptions(parsed) }
   if (options.redis !== undefined && options.stateFile !== undefined)
-    throw new UsageError('--redis and --state-file cannot go together: with --redis, Redis holds the state (use its own persistence).')
+    throw new UsageError(
+      `${source('redis')} and ${source('stateFile')} cannot go together: with Redis, Redis holds the state (use its own persistence). Give one of them.`,
+    )
   const names = { scenarios: values.scenarios, fixtures: values.fixtures, handlers: values.handlers }
   try {
-    await readNamedFiles(names, process.cwd(), options)
+    await readNamedFiles(names, process.cwd(), options, source)
   } catch (error) {
-    // The readers' messages name the folder or module and the fix.
     throw new UsageError(plainMessage(error))
   }
-  const hostLabel = values.host !== undefined ? label('host') : options.host !== undefined ? '"host" of the config file' : '--host'
-  return config === undefined ? { options, hostLabel } : { options, config: resolve(config), hostLabel }
+  return config === undefined ? { options, source } : { options, config: resolve(config), source }
 }

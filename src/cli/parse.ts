@@ -1,5 +1,5 @@
 /**
- * The one command-line parser of every command (the server, `verify`, `snapshot`), on `node:util` `parseArgs` in
+ * The one command-line parser of every command (the server, `verify`, `snapshot`, `config`), on `node:util` `parseArgs` in
  * strict mode. Each command gives a table of its options; the parsing, the environment variables, the value checks
  * and `--help` are all made from it, so `--help` names every option the parser takes
  * (test/cli/usage.test.ts). A mistake is one line without a stack, exit code 2.
@@ -49,19 +49,28 @@ export interface Command<T extends OptionTable> {
   readonly intro: readonly string[]
   /** --help's lines after the option list (examples, exit codes). */
   readonly outro: readonly string[]
+  /** The arguments it takes besides its options, in order, as Usage names them (`validate`, `FILE`); none without it. */
+  readonly operands?: readonly string[]
 }
 
 export interface Parsed<T extends OptionTable> {
   readonly values: Values<T>
   /** Where an option came from, for messages: `--port` when given as a flag, else its variable (`PETSTORE_PORT`). */
   label(name: keyof T & string): string
+  /** The arguments besides the options, one for each of the command's `operands`. */
+  readonly operands: readonly string[]
 }
 
 /** The commands beside the server, each a module of src/cli/commands/, and the line the top-level --help gives each. */
 export const COMMANDS = {
   verify: 'black-box checks of a Pet Store deployment against the spec and the mock.',
   snapshot: "reads a Pet Store deployment's pets (GET /pets) into a state the mock loads, so it serves that catalogue.",
+  config: 'validate FILE: checks a config file (--config) and prints each problem as FILE: key: message.',
 } as const
+
+/** "a, b and c". */
+export const listed = (words: readonly string[], last: 'and' | 'or') =>
+  words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`
 
 /** Every command takes these; --help lists them after its own. */
 const BUILT_IN: OptionTable = {
@@ -109,9 +118,9 @@ export function wholeNumber(min: number, max: number): ReadValue<number> {
  * const log = { value: 'FORMAT', help: 'Request log', read: oneOf(['pretty', 'json', 'silent'] as const) }
  */
 export function oneOf<const W extends string>(words: readonly W[]): ReadValue<W> {
-  const listed = `${words.slice(0, -1).join(', ')} or ${words.at(-1)}`
+  const allowed = listed(words, 'or')
   return (text, label) => {
-    if (!(words as readonly string[]).includes(text)) throw new UsageError(`${label} must be ${listed}, got ${JSON.stringify(text)}.`)
+    if (!(words as readonly string[]).includes(text)) throw new UsageError(`${label} must be ${allowed}, got ${JSON.stringify(text)}.`)
     return text as W
   }
 }
@@ -153,7 +162,7 @@ function usageLine(error: unknown, args: readonly string[], config: ParseArgsCon
         : before.kind === 'option'
           ? ` after ${before.rawName}${before.value !== undefined && !before.inlineValue ? ' and its value' : ''}`
           : ` after ${args[before.index]}`
-    const commands = name === 'petstore-mock' && before === undefined ? ` The commands are ${Object.keys(COMMANDS).join(' and ')}.` : ''
+    const commands = name === 'petstore-mock' && before === undefined ? ` The commands are ${listed(Object.keys(COMMANDS), 'and')}.` : ''
     return `takes options only, and got an argument without one${where}.${commands} ${help}`
   }
   const flag = /--[\w-]+/.exec(message)?.[0] ?? quoted
@@ -203,21 +212,32 @@ export function parseCommand<T extends OptionTable>(
       ]),
     ),
   }
+  const operands = command.operands ?? []
   let flags: Record<string, unknown>
+  let positionals: string[]
   try {
-    flags = parseArgs({ ...config, args: [...argv], strict: true, allowPositionals: false }).values
+    ;({ values: flags, positionals } = parseArgs({ ...config, args: [...argv], strict: true, allowPositionals: operands.length > 0 }))
   } catch (error) {
     throw new UsageError(usageLine(error, argv, config, table, command.name))
   }
   if (flags.help) return helpText(command)
   if (flags.version) return version()
+  // Counted, never echoed: like a stray argument, an extra one may be a key that lost its flag.
+  if (positionals.length !== operands.length) {
+    const wanted = `${command.name} ${operands.join(' ')}`
+    throw new UsageError(
+      positionals.length < operands.length
+        ? `needs ${operands.slice(positionals.length).join(' ')}, as in ${wanted}. Run ${command.name} --help for the options.`
+        : `takes ${operands.join(' ')} and options, and got ${positionals.length - operands.length} argument(s) more. Run ${command.name} --help for the options.`,
+    )
+  }
   const label = (name: string) => (flags[name] === undefined && table[name]?.env !== undefined ? (table[name].env as string) : `--${name}`)
   const values: Record<string, unknown> = {}
   for (const [name, spec] of Object.entries(table)) {
     const value = readOption(spec, flags[name], spec.env === undefined ? undefined : env[spec.env], label(name))
     if (value !== undefined) values[name] = value
   }
-  return { values: values as Values<T>, label }
+  return { values: values as Values<T>, label, operands: positionals }
 }
 
 /**
@@ -228,6 +248,12 @@ export function parseCommand<T extends OptionTable>(
  */
 export function usageFailed(command: Command<OptionTable>, error: unknown): 2 {
   if (!(error instanceof UsageError)) throw error
-  process.stderr.write(`${command.name}: ${error.message}\n`)
+  // A message of several problems (a config file's) is a line each, each naming the command.
+  process.stderr.write(
+    `${error.message
+      .split('\n')
+      .map((line) => `${command.name}: ${line}`)
+      .join('\n')}\n`,
+  )
   return 2
 }

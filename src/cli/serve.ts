@@ -2,14 +2,16 @@
  * The standalone server's start-up, loaded by `main.ts`: options, the world, signals, the banner. Exit codes: 0
  * stopped cleanly, 1 could not start or save, 2 a usage or state-file error.
  */
-import { RedisStartError } from '../core/errors.js'
+import { lstat, mkdir, stat } from 'node:fs/promises'
+import { dirname, isAbsolute, relative } from 'node:path'
+import { plainMessage, RedisStartError } from '../core/errors.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '../server/http-server.js'
 import { safeUrl } from '../server/redis/url.js'
 import { StateFileError } from '../server/state/file.js'
 import { PLAN_LIMITS } from '../spec.js'
 import { parseCli, SERVE } from './options.js'
-import { usageFailed, version } from './parse.js'
+import { UsageError, usageFailed, version } from './parse.js'
 
 /** The keys as the banner shows them: key, plan, per minute, per day. */
 function keyTable(keys: readonly KeyConfig[]): string[] {
@@ -57,6 +59,48 @@ function unusableHost(error: unknown, host: string, label: string): string | und
   return undefined
 }
 
+/** A path as the notices show it: `./state` under the current folder, else the whole path. */
+function near(path: string): string {
+  const rel = relative(process.cwd(), path)
+  return rel === '' ? '.' : rel.startsWith('..') || isAbsolute(rel) ? path : `./${rel}`
+}
+
+/** The nearest of `folder` and its parents that exists, and whether it is a folder. */
+async function nearestExisting(folder: string): Promise<{ path: string; isFolder: boolean }> {
+  for (let path = folder; ; path = dirname(path)) {
+    const found = await lstat(path).catch(() => undefined)
+    if (found !== undefined || dirname(path) === path)
+      return { path, isFolder: (await stat(path).catch(() => undefined))?.isDirectory() ?? false }
+  }
+}
+
+/**
+ * Creates the state file's folder when it is missing, as `mkdir -p` does, with a one-line notice on stderr (README,
+ * "A config file": its `./state/petstore.json` works as written). A folder that cannot be made is a usage error naming
+ * where the path came from (`source`) and the fix (test/cli/state-folder.test.ts).
+ */
+async function ensureStateFolder(file: string, source: string): Promise<void> {
+  const folder = dirname(file)
+  const found = await stat(folder).catch((error: NodeJS.ErrnoException) => error)
+  if (!(found instanceof Error) && found.isDirectory()) return
+  const blocked = await nearestExisting(folder)
+  const point = 'or point it at another folder'
+  if (!blocked.isFolder)
+    throw new UsageError(
+      `${source}: the state file's folder ${near(folder)} cannot be made: ${near(blocked.path)} is in the way (it is not a folder). Move it aside, ${point}.`,
+    )
+  try {
+    await mkdir(folder, { recursive: true })
+  } catch (error) {
+    const { code, message } = error as NodeJS.ErrnoException
+    const why = code === 'EACCES' || code === 'EPERM' || code === 'EROFS' ? `${near(blocked.path)} may not be written (${code})` : message
+    throw new UsageError(
+      `${source}: the state file's folder ${near(folder)} cannot be made: ${why}. Create it yourself (mkdir -p ${folder}), ${point}.`,
+    )
+  }
+  process.stderr.write(`petstore-mock: created ${near(folder)} for the state file\n`)
+}
+
 /** Starts the server from the command line and the environment. */
 export async function serve(): Promise<void> {
   let parsed: Awaited<ReturnType<typeof parseCli>>
@@ -67,7 +111,14 @@ export async function serve(): Promise<void> {
   }
   // --help or --version: the text to print.
   if (typeof parsed === 'string') return void process.stdout.write(`${parsed}\n`)
-  const { options, config } = parsed
+  const { options, config, source } = parsed
+  if (options.stateFile !== undefined) {
+    try {
+      await ensureStateFolder(options.stateFile, source('stateFile'))
+    } catch (error) {
+      process.exit(usageFailed(SERVE, error))
+    }
+  }
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false
@@ -90,17 +141,18 @@ export async function serve(): Promise<void> {
     url = await server.listen()
   } catch (error) {
     if (error instanceof StateFileError || error instanceof RedisStartError) {
-      process.stderr.write(`petstore-mock: ${error.message.replace(/^\[petstore-mock\] /, '')}\n`)
+      const from = source(error instanceof StateFileError ? 'stateFile' : 'redis')
+      process.stderr.write(`petstore-mock: ${from}: ${plainMessage(error)}\n`)
       process.exit(2)
     }
-    const unusable = unusableHost(error, options.host ?? '127.0.0.1', parsed.hostLabel)
+    const unusable = unusableHost(error, options.host ?? '127.0.0.1', source('host'))
     if (unusable !== undefined) {
       process.stderr.write(`petstore-mock: ${unusable}\n`)
       process.exit(2)
     }
     const code = (error as NodeJS.ErrnoException).code
     const hint =
-      code === 'EADDRINUSE' ? ` Port ${options.port ?? 4010} is in use: pick another with --port, or --port 0 for a free one.` : ''
+      code === 'EADDRINUSE' ? ` Port ${options.port ?? 4010} (${source('port')}) is in use: pick another, or 0 for a free one.` : ''
     process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
     process.exit(1)
   }

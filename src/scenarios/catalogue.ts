@@ -64,7 +64,7 @@ function distance(a: string, b: string): number {
 }
 
 /** The known name closest to `name`, if any is close. */
-function closestName(name: string, known: readonly string[]): string | undefined {
+export function closestName(name: string, known: readonly string[]): string | undefined {
   let best: string | undefined
   let bestScore = Number.POSITIVE_INFINITY
   for (const candidate of known) {

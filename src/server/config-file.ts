@@ -14,12 +14,17 @@ import { createScenarioCatalogue } from '../scenarios/catalogue.js'
 import { KeyInput, PetInput } from '../scenarios/schema.js'
 import type { PetRecordInput } from '../schemas.js'
 import { PET_STATUSES } from '../spec.js'
+import { type ConfigProblem, problemLine, problemsOf } from './config-problems.js'
 import { readFixturesDir, readScenarioDir } from './files.js'
 import type { PetStoreServerOptions } from './http-server.js'
 import { loadUserHandlers } from './user-handlers.js'
 
-const whole = (min: number, max = Number.MAX_SAFE_INTEGER) => z.number().int().min(min).max(max)
-const moment = z.iso.datetime({ offset: true })
+/** A whole number in [min, max]; every way to miss it gets the one message the command line gives (parse.ts `wholeNumber`). */
+const whole = (min: number, max = Number.MAX_SAFE_INTEGER) => {
+  const error = `must be a whole number ${max === Number.MAX_SAFE_INTEGER ? `of ${min} or more` : `from ${min} to ${max}`}`
+  return z.number({ error }).int({ error }).min(min, { error }).max(max, { error })
+}
+const moment = z.iso.datetime({ offset: true, error: 'must be a date and time with its offset, such as 2030-12-05T00:00:00Z' })
 const path = z.string().min(1)
 
 /** The config file's content: every key optional; unknown keys are refused (a typo would be silently ignored). */
@@ -62,7 +67,9 @@ export const ConfigSchema = z
       .optional()
       .meta({ description: 'Bans, Retry-After format and the headers of a 401 (docs/spec-decisions.md)' }),
     latency: z
-      .union([whole(0), z.object({ min: whole(0), max: whole(0) }).strict()])
+      .union([whole(0), z.object({ min: whole(0), max: whole(0) }).strict()], {
+        error: 'must be milliseconds (200) or a range ({ "min": 100, "max": 500 })',
+      })
       .optional()
       .meta({ description: 'Extra latency per API answer, in ms, fixed or { min, max }' }),
     corsOrigin: z
@@ -100,6 +107,7 @@ export const ConfigSchema = z
   .meta({ title: 'petstore-mock configuration' })
 
 export type ConfigFile = z.input<typeof ConfigSchema>
+export { type ConfigProblem, problemLine } from './config-problems.js'
 
 /** An object whose optional keys, when present, hold a value. */
 type Given<T> = { [K in keyof T]?: Exclude<T[K], undefined> }
@@ -108,6 +116,18 @@ type Given<T> = { [K in keyof T]?: Exclude<T[K], undefined> }
 export class ConfigError extends PetStoreMockError {
   override readonly name = 'ConfigError'
   readonly code = 'config_invalid'
+  /** Each problem found, for a caller that lists them one per line (`petstore-mock config validate`). */
+  readonly problems: readonly ConfigProblem[]
+
+  constructor(message: string, problems: readonly ConfigProblem[] = []) {
+    super(message)
+    this.problems = problems
+  }
+}
+
+/** The error of a file's problems: its message is their lines. */
+function fileError(file: string, problems: readonly ConfigProblem[]): ConfigError {
+  return new ConfigError(`[petstore-mock] ${problems.map((problem) => problemLine(file, problem)).join('\n')}`, problems)
 }
 
 /** The JSON Schema text of `config.schema.json`. */
@@ -116,34 +136,46 @@ export function configJsonSchema(): string {
   return `${JSON.stringify({ ...schema, $id: 'https://petstore-mock.dev/config.schema.json' }, null, 2)}\n`
 }
 
-/** Reads the folders and the module the options name, relative to `base`: what flags and the file share. */
+/** The keys naming a folder or module, or a scenario, that `readNamedFiles` reads or checks. */
+export type NamedKey = 'scenarios' | 'fixtures' | 'handlers' | 'scenario'
+
+/**
+ * Reads the folders and the module the options name, relative to `base`: what flags and the file share. A failure is
+ * a ConfigError whose message starts with where the value came from, `source(key)` (`--scenarios`, `FILE: scenarios`).
+ */
 export async function readNamedFiles(
   names: { scenarios?: string | undefined; fixtures?: string | undefined; handlers?: string | undefined },
   base: string,
   options: PetStoreServerOptions,
+  source: (key: NamedKey) => string,
 ): Promise<void> {
-  if (names.scenarios !== undefined) options.scenarios = await readScenarioDir(resolve(base, names.scenarios))
-  if (names.fixtures !== undefined) {
-    const fixtures = await readFixturesDir(resolve(base, names.fixtures))
-    if (fixtures.keys) options.keys = fixtures.keys
-    if (fixtures.pets) options.pets = fixtures.pets as PetRecordInput[]
+  const step = async (key: NamedKey, read: () => unknown): Promise<void> => {
+    try {
+      await read()
+    } catch (error) {
+      // The readers' messages name the folder, file or module and the fix.
+      throw new ConfigError(`[petstore-mock] ${source(key)}: ${plainMessage(error)}`, [{ key, message: plainMessage(error) }])
+    }
   }
+  const { scenarios, fixtures, handlers } = names
+  if (scenarios !== undefined) await step('scenarios', async () => (options.scenarios = await readScenarioDir(resolve(base, scenarios))))
+  if (fixtures !== undefined)
+    await step('fixtures', async () => {
+      const read = await readFixturesDir(resolve(base, fixtures))
+      if (read.keys) options.keys = read.keys
+      if (read.pets) options.pets = read.pets as PetRecordInput[]
+    })
   // Every scenario is checked now: a bad file or name stops the start, never a silent default.
   const catalogue = createScenarioCatalogue(options.scenarios as never[] | undefined)
-  for (const name of catalogue.names()) catalogue.get(name)
-  if (options.scenario !== undefined) catalogue.get(options.scenario)
-  if (names.handlers !== undefined) {
-    const file = resolve(base, names.handlers)
-    options.userHandlers = await loadUserHandlers(file, (module) => import(pathToFileURL(module).href))
-  }
-}
-
-/** The problems of a parsed config, each naming its field and what it allows. */
-function problemsOf(error: z.ZodError): string {
-  return error.issues
-    .slice(0, 5)
-    .map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    .join('; ')
+  await step('scenarios', () => {
+    for (const name of catalogue.names()) catalogue.get(name)
+  })
+  if (options.scenario !== undefined) await step('scenario', () => catalogue.get(options.scenario as string))
+  if (handlers !== undefined)
+    await step('handlers', async () => {
+      const file = resolve(base, handlers)
+      options.userHandlers = await loadUserHandlers(file, (module) => import(pathToFileURL(module).href))
+    })
 }
 
 /**
@@ -161,12 +193,18 @@ export async function loadConfig(file: string): Promise<PetStoreServerOptions> {
   try {
     text = await readFile(where, 'utf8')
   } catch (error) {
-    throw new ConfigError(`[petstore-mock] Cannot read the config file ${where}: ${(error as Error).message}`)
+    const { code, message } = error as NodeJS.ErrnoException
+    const why = code === 'ENOENT' ? `there is no file ${where}` : code === 'EISDIR' ? `${where} is a folder` : message
+    throw fileError(file, [{ message: `Cannot read the config file: ${why}. Give the path of a JSON file of options.` }])
   }
   const parsed = parseJsonReadable(text)
-  if (!parsed.ok) throw new ConfigError(`[petstore-mock] Config file ${where} is not valid JSON: ${parsed.message}.`)
-  const result = ConfigSchema.safeParse(parsed.value)
-  if (!result.success) throw new ConfigError(`[petstore-mock] Config file ${where}: ${problemsOf(result.error)}.`)
+  if (!parsed.ok) throw fileError(file, [{ message: `is not valid JSON: ${parsed.message}.` }])
+  const result = ConfigSchema.safeParse(parsed.value, { reportInput: true })
+  if (!result.success)
+    throw fileError(
+      file,
+      result.error.issues.flatMap((issue) => problemsOf(issue, ConfigSchema)),
+    )
   const { $schema: _schema, scenarios, fixtures, handlers, stateFile, clock, pets, ...rest } = result.data
   const base = dirname(where)
   // Keys left out stay out (exactOptionalPropertyTypes); the rest must fit the options' own types, so the file and
@@ -176,10 +214,6 @@ export async function loadConfig(file: string): Promise<PetStoreServerOptions> {
   if (pets !== undefined) options.pets = pets as number | PetRecordInput[]
   if (clock !== undefined) options.clock = clock
   if (stateFile !== undefined) options.stateFile = resolve(base, stateFile)
-  try {
-    await readNamedFiles({ scenarios, fixtures, handlers }, base, options)
-  } catch (error) {
-    throw new ConfigError(`[petstore-mock] Config file ${where}: ${plainMessage(error)}`)
-  }
+  await readNamedFiles({ scenarios, fixtures, handlers }, base, options, (key) => `${file}: ${key}`)
   return options
 }

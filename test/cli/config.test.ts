@@ -1,6 +1,8 @@
 /**
  * `--config FILE` (README, "A config file"): every option in one JSON file, flags > environment > file > defaults,
- * errors that name their source, the file's JSON Schema shipped and current, and the same file loaded in-process.
+ * errors that name their source, the file's JSON Schema shipped and current, and the same file loaded in-process;
+ * `petstore-mock config validate FILE` (src/cli/commands/config.ts), each problem one line `FILE: key: message`
+ * naming the key, what it allows and what it got, never a zod dump, as the server prints it too.
  */
 import { mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
@@ -97,7 +99,7 @@ describe('the config file', () => {
   it('refuses a file that is not JSON', async () => {
     const broken = await runCli(['--config', await write('{"port": 4010,', 'broken.json')])
     expect(broken.code).toBe(2)
-    expect(broken.stderr).toMatch(/broken\.json is not valid JSON/)
+    expect(broken.stderr).toMatch(/broken\.json: is not valid JSON/)
   })
 
   it('names the source of a bad value: the flag, the environment variable or the file', async () => {
@@ -107,7 +109,7 @@ describe('the config file', () => {
     const fromFile = await runCli(['--config', file])
     expect(fromFile.stderr).toContain(`${file}: port:`)
     expect((await runCli([], { PETSTORE_CONFIG: join(dir, 'missing.json') })).stderr).toContain(
-      'PETSTORE_CONFIG: Cannot read the config file',
+      `PETSTORE_CONFIG ${join(dir, 'missing.json')}: Cannot read the config file`,
     )
   })
 
@@ -149,5 +151,108 @@ describe('the config file JSON Schema', () => {
     const validate = compiled()
     expect(validate({ ...EXAMPLE, prot: 1 })).toBe(false)
     expect(validate({ ...EXAMPLE, log: 'loud' })).toBe(false)
+  })
+})
+
+/** A file of three problems: a bad number, a bad word in a nested object, an unknown key. */
+const THREE_PROBLEMS = { port: 'abc', keys: [{ key: 'qa', plan: 'gold' }], prot: 4010 }
+const threeLines = (file: string) => [
+  `${file}: port: must be a whole number from 0 to 65535, got "abc".`,
+  `${file}: keys[0].plan: must be "free", "pro", "business" or "enterprise", got "gold".`,
+  `${file}: prot: is not a key of the config file. Did you mean port?`,
+]
+
+describe('petstore-mock config validate FILE', () => {
+  it('says a valid file is valid, exit 0', async () => {
+    const file = await write({ port: 0, seed: 7, keys: [{ key: 'qa', plan: 'pro' }], stateFile: './state/petstore.json' })
+    expect(await runCli(['config', 'validate', file])).toEqual({ code: 0, stdout: `${file} is valid\n`, stderr: '' })
+  })
+
+  it('prints each problem of an invalid file as one line FILE: key: message, exit 2', async () => {
+    const file = await write(THREE_PROBLEMS)
+    const { code, stdout, stderr } = await runCli(['config', 'validate', file])
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+    expect(stderr).toBe(`${threeLines(file).join('\n')}\n`)
+  })
+
+  it('names the key inside a list and a union, and what the value must be', async () => {
+    const file = await write({ pets: [{ id: 1, name: 7, categoryId: 1 }], latency: { min: 'a', max: 5 }, redis: 'x' })
+    const { code, stderr } = await runCli(['config', 'validate', file])
+    expect(code).toBe(2)
+    expect(stderr.split('\n').filter(Boolean)).toEqual([
+      `${file}: pets[0].name: must be text, got 7.`,
+      `${file}: latency.min: must be a whole number of 0 or more, got "a".`,
+      `${file}: redis: must be a Redis URL such as redis://127.0.0.1:6379.`,
+    ])
+  })
+
+  it('says in one line that a missing file cannot be read, exit 2', async () => {
+    const file = join(dir, 'missing.json')
+    expect(await runCli(['config', 'validate', file])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${file}: Cannot read the config file: there is no file ${file}. Give the path of a JSON file of options.\n`,
+    })
+  })
+
+  it('says in one line that a file is not JSON, exit 2', async () => {
+    const file = await write('{"port": 4010,')
+    const { code, stderr } = await runCli(['config', 'validate', file])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(new RegExp(`^${file.replace(/[.]/g, '\\.')}: is not valid JSON: [^\\n]+\\n$`))
+  })
+
+  it('checks the folders the file names, as the server does', async () => {
+    const file = await write({ scenarios: './no-such-folder' })
+    const { code, stderr } = await runCli(['config', 'validate', file])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^\S+petstore-mock\.json: scenarios: Cannot read the scenarios folder \S+no-such-folder/)
+  })
+
+  it('gives its --help through the shared parser', async () => {
+    const { code, stdout, stderr } = await runCli(['config', 'validate', '--help'])
+    expect({ code, stderr }).toEqual({ code: 0, stderr: '' })
+    expect(stdout).toContain('Usage: petstore-mock config validate FILE')
+    expect(stdout).toMatch(/^ {2}-h, --help +Show this help$/m)
+  })
+
+  it.each([
+    [['config', 'validate'], 'petstore-mock config: needs FILE, as in petstore-mock config validate FILE.'],
+    [['config'], 'petstore-mock config: needs validate FILE, as in petstore-mock config validate FILE.'],
+    [['config', 'check', 'x.json'], 'petstore-mock config: knows one action, validate, as in petstore-mock config validate FILE.'],
+  ])('refuses %j with exit 2 and one line', async (args, start) => {
+    const { code, stdout, stderr } = await runCli(args)
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+    expect(stderr.startsWith(start)).toBe(true)
+    expect(stderr.trim().split('\n')).toHaveLength(1)
+  })
+})
+
+describe('the server with --config', () => {
+  it('refuses the same file with the same lines, each naming the file and the key, exit 2', async () => {
+    const file = await write(THREE_PROBLEMS)
+    expect(await runCli(['--config', file])).toEqual({
+      code: 2,
+      stdout: '',
+      stderr: `${threeLines(file)
+        .map((line) => `petstore-mock: ${line}`)
+        .join('\n')}\n`,
+    })
+  })
+
+  it('names the config file and the key of a value that goes with no other', async () => {
+    const file = await write({ redis: 'redis://127.0.0.1:9', stateFile: 'state.json' })
+    const { code, stderr } = await runCli(['--config', file])
+    expect(code).toBe(2)
+    expect(stderr).toContain(`${file}: redis and ${file}: stateFile cannot go together`)
+  })
+
+  it('names the config file and the key of an unknown scenario', async () => {
+    const file = await write({ port: 0, scenario: 'flakey' })
+    const { code, stderr } = await runCli(['--config', file])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(
+      new RegExp(`^petstore-mock: ${file.replace(/[.]/g, '\\.')}: scenario: Unknown scenario "flakey".*Did you mean "flaky"\\?`),
+    )
   })
 })

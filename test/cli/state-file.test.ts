@@ -214,11 +214,9 @@ describe('state file of the CLI', () => {
     })
   })
 
-  it('refuses to start with exit code 2 when the folder of the state file is missing', async () => {
-    const result = await runCli(['--port', '0', '--state-file', join(dir, 'no-such-folder', 'state.json')])
-    expect(result.code).toBe(2)
-    expect(result.stderr).toContain('no-such-folder')
-    expect(result.stderr).toMatch(/does not exist\. Create it first \(mkdir -p /)
+  it('creates the folder of the state file when it is missing (test/cli/state-folder.test.ts)', async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--state-file', join(dir, 'no-such-folder', 'state.json')])
+    expect(cli.stderr()).toContain(`created ${join(dir, 'no-such-folder')} for the state file`)
   })
 
   it('refuses to start with exit code 2 when the folder of the state file is a file', async () => {

@@ -73,7 +73,7 @@ describe.each([
   [
     'stray argument',
     ['verfy'],
-    'petstore-mock: takes options only, and got an argument without one at the start. The commands are verify and snapshot. Run petstore-mock --help for the options.',
+    'petstore-mock: takes options only, and got an argument without one at the start. The commands are verify, snapshot and config. Run petstore-mock --help for the options.',
   ],
   [
     'unknown option',

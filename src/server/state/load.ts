@@ -102,8 +102,8 @@ export async function openState(
     const folder = dirname(file)
     throw new StateFileError(
       code === 'ENOENT'
-        ? `[petstore-mock] Cannot use --state-file ${file}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
-        : `[petstore-mock] Cannot use --state-file ${file}: ${message}.`,
+        ? `[petstore-mock] Cannot use the state file ${file}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
+        : `[petstore-mock] Cannot use the state file ${file}: ${message}.`,
     )
   }
   try {
@@ -122,7 +122,7 @@ export async function openState(
   } catch (error) {
     if (error instanceof StateFileError) throw error
     throw new StateFileError(
-      `[petstore-mock] Cannot use --state-file ${file}: ${(error as Error).message.replace(/^\[petstore-mock\] /, '')}`,
+      `[petstore-mock] Cannot use the state file ${file}: ${(error as Error).message.replace(/^\[petstore-mock\] /, '')}`,
     )
   }
 }
