@@ -9,7 +9,7 @@ import { join } from 'node:path'
 import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { build } from 'vite'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
-import { realTimeSince, SEEN } from './live.js'
+import { goneText, openNewestRow, realTimeSince, SEEN } from './live.js'
 import { collectPageErrors, initWorkerScript, launchChromium, ROOT, type StaticServer, serveDirectory } from './support.js'
 
 const PAGE_DIR = join(ROOT, 'test', 'browser', 'panel-page')
@@ -246,9 +246,10 @@ it("moves the page's clock with the clock buttons, and the sunset makes getPet a
   await expect.poll(() => clockText(page), SEEN).toBe('2026-06-02T13:00:00.000Z')
   expect(await fetchApi(page, 'test-free', '/v1/pets/1')).toBe(200)
 
+  // One click moves the clock (it used to fill in the moment only), and the moment shows it.
   await page.getByRole('button', { name: 'Sunset' }).click()
-  await page.getByRole('button', { name: 'Set clock' }).click()
   await expect.poll(() => clockText(page), SEEN).toBe('2030-12-05T00:00:00.000Z')
+  expect(await moment.inputValue()).toBe('2030-12-05T00:00:00Z')
   expect(await fetchApi(page, 'test-free', '/v1/pets/1')).toBe(410)
   await expect.poll(() => requestSummary(page).then((rows) => rows[0]), SEEN).toBe('GET /v1/pets/1 410 gone free')
 
@@ -256,6 +257,38 @@ it("moves the page's clock with the clock buttons, and the sunset makes getPet a
   await page.getByRole('button', { name: 'Real time' }).click()
   await expect.poll(() => realTimeSince(() => clockText(page), clicked), SEEN).toBe('real time')
   expect(await fetchApi(page, 'test-free', '/v1/pets/1')).toBe(200)
+})
+
+it("clears the open request details when the page's world is reset or switches scenario", async () => {
+  const page = await openApp()
+  const panel = await openPanel(page)
+  const details = panel.getByRole('region', { name: 'Request details' })
+  const openNewest = (path: string) => openNewestRow(page, path, async () => expect(await fetchApi(page, 'test-pro', path)).toBe(200))
+
+  const first = await openNewest('/v1/pets?limit=1')
+  await page.getByRole('button', { name: 'Reset' }).click()
+  await expect.poll(textOf(details), SEEN).toBe(goneText(first, 'the session was reset'))
+  await expect.poll(() => requestSummary(page), SEEN).toEqual([])
+
+  const second = await openNewest('/v1/pets?limit=2')
+  await page.getByRole('combobox', { name: 'Scenario' }).selectOption('empty-store')
+  await expect.poll(textOf(details), SEEN).toBe(goneText(second, 'the scenario "empty-store" started'))
+  await expect.poll(() => requestSummary(page), SEEN).toEqual([])
+})
+
+it('says what to send while the Requests table is empty: the fetch call of a first request, from the page', async () => {
+  const page = await openApp()
+  const panel = await openPanel(page)
+  const hint = panel.locator('section.requests p.empty')
+  const call = "fetch('/v1/pets', { headers: { Authorization: 'Bearer test-free' } })"
+  await expect.poll(textOf(hint), SEEN).toBe(`No requests yet: send one, e.g. ${call}`)
+
+  // The call as shown, run in the page.
+  const shown = (await hint.locator('code').textContent()) ?? ''
+  expect(await page.evaluate<number>(`(${shown}).then((response) => response.status)`)).toBe(200)
+  await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets 200 free'])
+  await hint.waitFor({ state: 'hidden', timeout: SEEN.timeout })
+  expect(await panel.locator('section.keys p.empty').isVisible()).toBe(false)
 })
 
 it("keeps the app's global styles out of the panel and the panel's styles out of the app", async () => {

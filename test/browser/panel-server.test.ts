@@ -10,7 +10,7 @@ import type { Browser, BrowserContext, Locator, Page } from 'playwright-core'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { SUNSET } from '../../src/spec.js'
 import { type Cli, ensureBuilt, killClis, startCli } from '../http/support.js'
-import { realTimeSince, SEEN } from './live.js'
+import { goneText, openNewestRow, realTimeSince, SEEN } from './live.js'
 import { collectPageErrors, launchChromium, RESULTS_DIR, ROOT } from './support.js'
 
 const SCREENSHOT = join(RESULTS_DIR, 'panel-server.png')
@@ -387,31 +387,23 @@ it('clears the open request details on a reset and a scenario switch, and after 
   const session = 'qa-details'
   const page = await openPanel(session)
   const details = page.getByRole('region', { name: 'Request details' })
-  /** Sends a request, opens its row, and returns its number as the pane shows it (`#3`). */
-  const openNewest = async (path: string): Promise<string> => {
-    await api(path, { key: 'test-pro', session })
-    await expect.poll(async () => (await requestSummary(page))[0], SEEN).toBe(`GET ${path} 200 pro`)
-    await requestRows(page).first().click()
-    await expect.poll(textOf(details), SEEN).toContain(` GET ${path} → 200`)
-    return (await textOf(details)()).split(' ')[0] ?? ''
-  }
-  const gone = (entry: string, why: string) => `Entry ${entry} is gone: ${why}. Click a row to see its details.`
+  const openNewest = (path: string) => openNewestRow(page, path, () => api(path, { key: 'test-pro', session }))
 
   const first = await openNewest('/v1/pets?limit=1')
   await page.getByRole('button', { name: 'Reset' }).click()
-  await expect.poll(textOf(details), SEEN).toBe(gone(first, 'the session was reset'))
+  await expect.poll(textOf(details), SEEN).toBe(goneText(first, 'the session was reset'))
   await expect.poll(() => requestCells(page), SEEN).toEqual([])
   // A request after the reset shows in the table, not in the pane.
   await api('/v1/pets?limit=2', { key: 'test-pro', session })
   await expect.poll(() => requestSummary(page), SEEN).toEqual(['GET /v1/pets?limit=2 200 pro'])
-  expect(await textOf(details)()).toBe(gone(first, 'the session was reset'))
+  expect(await textOf(details)()).toBe(goneText(first, 'the session was reset'))
   expect(await requestRows(page).first().getAttribute('aria-selected')).toBe('false')
 
   await requestRows(page).first().click()
   await expect.poll(textOf(details), SEEN).toContain(' GET /v1/pets?limit=2 → 200')
   const second = (await textOf(details)()).split(' ')[0] ?? ''
   await page.getByRole('combobox', { name: 'Scenario' }).selectOption('empty-store')
-  await expect.poll(textOf(details), SEEN).toBe(gone(second, 'the scenario "empty-store" started'))
+  await expect.poll(textOf(details), SEEN).toBe(goneText(second, 'the scenario "empty-store" started'))
   await expect.poll(() => requestCells(page), SEEN).toEqual([])
 
   // An import replaces the state, not the journal (a state holds none): the entry stays while the journal has it.
@@ -431,7 +423,7 @@ it('clears the open request details on a reset and a scenario switch, and after 
   const cleared = await fetch(`${origin()}/__mock/requests`, { method: 'DELETE', headers: { 'x-mock-session': session } })
   expect(cleared.status).toBe(204)
   await importState()
-  await expect.poll(textOf(details), SEEN).toBe(gone(third, 'a state was imported'))
+  await expect.poll(textOf(details), SEEN).toBe(goneText(third, 'a state was imported'))
   // The panel's read of the cleared entry answered 404: expected here.
   const missing = `console.error: Failed to load resource: the server responded with a status of 404 (Not Found) (${origin()}${entryPath})`
   await expect.poll(() => pageErrors, SEEN).toContain(missing)
