@@ -44,99 +44,153 @@ function readProxy(text: string, label: string): string {
 
 const readMediaTypeStatus = (text: string, label: string) => Number(oneOf(['400', '415'])(text, label)) as 400 | 415
 
+const LISTENS = 'Where it listens'
+const WORLD = 'The world'
+const SCENARIOS = 'Rate limits and scenarios'
+const PERSISTENCE = 'Persistence and replicas'
+const ADMIN = 'Admin and logging'
+
+/** In the order of --help and the README's table (scripts/option-table.ts), a group's options together. */
 const OPTIONS = {
-  config: {
-    env: 'PETSTORE_CONFIG',
-    value: 'FILE',
-    help: 'A JSON file of options (every option below and more; schema: petstore-mock/config.schema.json); flags and env win',
-  },
-  port: { env: 'PETSTORE_PORT', value: 'N', help: 'Port to listen on; 0 picks a free one (default 4010)', read: wholeNumber(0, 65535) },
-  host: { env: 'PETSTORE_HOST', value: 'ADDR', help: 'Address to listen on (default 127.0.0.1)' },
-  seed: {
-    env: 'PETSTORE_SEED',
-    value: 'N',
-    help: 'Seed of the generated pets: the same seed gives the same data (default 1)',
-    read: wholeNumber(0, 2 ** 31 - 1),
-  },
-  pets: { env: 'PETSTORE_PETS', value: 'N', help: 'How many pets to generate (default 50)', read: wholeNumber(0, 1_000_000) },
-  scenario: {
-    env: 'PETSTORE_SCENARIO',
-    value: 'NAME',
-    help: 'Scenario to start in, e.g. rate-limited, flaky (default: default; see docs/scenarios.md)',
-  },
-  scenarios: {
-    env: 'PETSTORE_SCENARIOS',
-    value: 'DIR',
-    help: 'A folder of your own scenario .json files: they add to or override the shipped ones',
-  },
-  fixtures: {
-    env: 'PETSTORE_FIXTURES',
-    value: 'DIR',
-    help: 'A folder with keys.json and/or pets.json (npm run fixtures writes one)',
-  },
-  'state-file': {
-    env: 'PETSTORE_STATE_FILE',
-    value: 'FILE',
-    help: 'Load state from FILE at start; each acknowledged change goes to FILE.log before its answer, the snapshot at shutdown',
-    read: (text: string) => resolve(text),
-  },
-  redis: {
-    env: 'PETSTORE_REDIS_URL',
-    value: 'URL',
-    help: 'Keep every session in this Redis (redis://host:6379): servers pointed at one Redis behave as one (not with --state-file)',
-    read: readRedis,
-  },
-  fsync: {
-    env: 'PETSTORE_FSYNC',
-    help: 'With --state-file: each change reaches the disk (fsync) before its answer, not only the OS (slower)',
-  },
-  'journal-max-bytes': {
-    env: 'PETSTORE_JOURNAL_MAX_BYTES',
-    value: 'N',
-    help: "Bytes all sessions' request journals may hold together, oldest dropped first (default 67108864, 64 MiB)",
-    read: wholeNumber(0, Number.MAX_SAFE_INTEGER),
-  },
-  'media-type-status': {
-    env: 'PETSTORE_MEDIA_TYPE_STATUS',
-    value: '400|415',
-    help: "Status of a POST body that is not application/json: 400 (default, the spec's) or 415",
-    read: readMediaTypeStatus,
-  },
-  proxy: {
-    env: 'PETSTORE_PROXY',
-    value: 'URL',
-    help: 'Forward what the mock does not define (the store group, other paths) to a real base address, e.g. https://staging.example/v1',
-    read: readProxy,
-  },
-  latency: {
-    env: 'PETSTORE_LATENCY',
-    value: 'MS|MIN-MAX',
-    help: 'Extra latency per API response, e.g. 200 or 100-500 (seeded)',
-    read: readLatency,
+  port: { group: LISTENS, value: 'N', default: '4010', help: 'Port to listen on; 0 picks a free one', read: wholeNumber(0, 65535) },
+  host: {
+    group: LISTENS,
+    value: 'ADDR',
+    default: '127.0.0.1',
+    help: 'Address to listen on',
+    readme: "Address to listen on: one of this machine's (a name that resolves to none, or another machine's address, exits 2)",
   },
   'cors-origin': {
-    env: 'PETSTORE_CORS_ORIGIN',
+    group: LISTENS,
     value: 'ORIGINS',
-    help: 'Allowed CORS origins, comma-separated (default any)',
+    default: 'any',
+    help: 'Allowed CORS origins, comma-separated',
+    readme: 'Allowed browser origins, comma-separated',
     read: readOrigins,
   },
-  'admin-token': { env: 'PETSTORE_ADMIN_TOKEN', value: 'TOKEN', help: 'Bearer token for /__mock; required to use it off loopback' },
+  config: {
+    group: WORLD,
+    value: 'FILE',
+    help: 'A JSON file of options (every option below and more; schema: petstore-mock/config.schema.json); flags and env win',
+    readme: 'A JSON file of options: every option here and every option of `createPetStore` (below)',
+  },
+  seed: {
+    group: WORLD,
+    value: 'N',
+    default: '1',
+    help: 'Seed of the generated pets: the same seed gives the same data',
+    readme: 'Seed of the generated pets',
+    read: wholeNumber(0, 2 ** 31 - 1),
+  },
+  pets: {
+    group: WORLD,
+    value: 'N',
+    default: '50',
+    help: 'How many pets to generate',
+    readme: 'Number of generated pets',
+    read: wholeNumber(0, 1_000_000),
+  },
+  fixtures: {
+    group: WORLD,
+    value: 'DIR',
+    help: 'A folder with keys.json and/or pets.json (npm run fixtures writes one)',
+    readme: 'A folder with `keys.json` and/or `pets.json` (`npm run fixtures` writes one)',
+  },
   handlers: {
-    env: 'PETSTORE_HANDLERS',
+    group: WORLD,
     value: 'FILE',
     help: 'A module exporting your own msw handlers, put in front of the built-in ones',
+    readme: 'Your own msw handlers, in front of the built-in operations',
   },
-  log: {
-    env: 'PETSTORE_LOG',
-    value: 'FORMAT',
-    help: 'Request log: pretty (default), json or silent',
-    read: oneOf(['pretty', 'json', 'silent']),
+  'media-type-status': {
+    group: WORLD,
+    value: '400|415',
+    default: '400',
+    help: "Status of a POST body that is not application/json: 400 (the spec's) or 415",
+    readme: 'Status of a `POST` body that is not `application/json` (the code is `unsupported_media_type` either way)',
+    read: readMediaTypeStatus,
+  },
+  latency: {
+    group: WORLD,
+    value: 'MS|MIN-MAX',
+    default: '0',
+    help: 'Extra latency per API response, e.g. 200 or 100-500, a range drawn from the seed',
+    readme: 'Extra latency per API response (a range is drawn from a seeded generator)',
+    read: readLatency,
+  },
+  proxy: {
+    group: WORLD,
+    value: 'URL',
+    help: 'Forward what the mock does not define (the store group, other paths) to a real base address, e.g. https://staging.example/v1',
+    readme:
+      'Forward what the mock does not define (the store group, updates, deletes, other paths) to a real base address, e.g. `https://staging.example/v1`; its answers are relayed and journaled (502/504 when it fails, 502 for a body over `proxyMaxBodyBytes`, 8 MiB by default); a path that leaves the base once normalised is never sent',
+    read: readProxy,
+  },
+  scenario: {
+    group: SCENARIOS,
+    value: 'NAME',
+    default: 'default',
+    help: 'Scenario to start in, e.g. rate-limited, flaky; see docs/scenarios.md',
+    readme: 'Scenario to start in (`rate-limited`, `flaky`, …; see [docs/scenarios.md](docs/scenarios.md))',
+  },
+  scenarios: {
+    group: SCENARIOS,
+    value: 'DIR',
+    help: 'A folder of your own scenario .json files: they add to or override the shipped ones',
+    readme: 'A folder of your own scenario `.json` files, added to the shipped ones',
+  },
+  'state-file': {
+    group: PERSISTENCE,
+    value: 'FILE',
+    help: 'Load state from FILE at start; each acknowledged change goes to FILE.log before its answer, the snapshot at shutdown',
+    readme:
+      'Load at start; every acknowledged change is appended to `FILE.log` before its answer (the creates of one event-loop turn in one write), the snapshot rewritten every second or so (in steps: answers go on meanwhile) and at shutdown',
+    read: (text: string) => resolve(text),
+  },
+  fsync: {
+    group: PERSISTENCE,
+    help: 'With --state-file: each change reaches the disk (fsync) before its answer, not only the OS (slower)',
+    readme:
+      'With `--state-file`: each change reaches the disk, not only the OS, before its answer (slower; the creates of one event-loop turn share one fsync)',
+  },
+  redis: {
+    group: PERSISTENCE,
+    oldEnv: ['PETSTORE_REDIS_URL'],
+    value: 'URL',
+    help: 'Keep every session in this Redis (redis://host:6379): servers pointed at one Redis behave as one (not with --state-file)',
+    readme:
+      'Keep every session in this Redis (`redis://host:6379`): servers pointed at one Redis behave as one (not with `--state-file`; see [docs/replicas.md](docs/replicas.md)); a password in the URL is never printed',
+    read: readRedis,
   },
   'max-sessions': {
-    env: 'PETSTORE_MAX_SESSIONS',
+    group: PERSISTENCE,
     value: 'N',
-    help: 'Live X-Mock-Session worlds kept at most (default 1000)',
+    default: '1000',
+    help: 'Live X-Mock-Session worlds kept at most',
+    readme: 'Live `X-Mock-Session` worlds kept (least recently used evicted)',
     read: wholeNumber(1, 1_000_000),
+  },
+  'journal-max-bytes': {
+    group: PERSISTENCE,
+    value: 'N',
+    default: '67108864',
+    help: "Bytes all sessions' request journals may hold together (64 MiB), oldest dropped first",
+    readme: "Bytes all sessions' request journals may hold together (oldest dropped first)",
+    read: wholeNumber(0, Number.MAX_SAFE_INTEGER),
+  },
+  'admin-token': {
+    group: ADMIN,
+    value: 'TOKEN',
+    help: 'Bearer token for /__mock; required to use it off loopback',
+    readme: 'Bearer token for `/__mock`; without it the admin API is open on loopback and off elsewhere',
+  },
+  log: {
+    group: ADMIN,
+    value: 'FORMAT',
+    default: 'pretty',
+    help: 'Request log: pretty, json or silent',
+    readme: 'One line per request: `pretty`, `json` or `silent` (the key is never printed)',
+    read: oneOf(['pretty', 'json', 'silent']),
   },
 } as const
 
@@ -152,8 +206,9 @@ export const SERVE: Command<typeof OPTIONS> = {
       'Usage: petstore-mock [options]      (in a clone: npm start -- [options])',
       '       petstore-mock COMMAND [options]',
       '',
-      'Commands (petstore-mock COMMAND --help for its options):',
+      'Commands (petstore-mock help COMMAND for its options):',
       ...Object.entries(COMMANDS).map(([command, summary]) => `  ${command.padEnd(10)}${summary}`),
+      `  ${'help'.padEnd(10)}[COMMAND]: this help, or a command's (the same as petstore-mock COMMAND --help).`,
     ]
   },
   outro: [

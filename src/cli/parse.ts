@@ -25,12 +25,19 @@ export interface OptionSpec {
   readonly short?: string
   /** May be given more than once; the values come as a list. */
   readonly multiple?: boolean
-  /** Read when the flag is not given (an empty one counts as not set); a switch's takes 1, true, 0 or false. */
-  readonly env?: string
+  /**
+   * Earlier names of its environment variable (see `envName` for the one name), still read when the variable is not
+   * set, each with a warning; to be removed in a major version.
+   */
+  readonly oldEnv?: readonly string[]
   /** One line for --help. */
   readonly help: string
-  /** A command line using it, shown under it in --help. */
-  readonly example?: string
+  /** Its value when neither the flag nor the variable gives one, for --help and the README's table (`4010`, `none`). */
+  readonly default?: string
+  /** The heading --help lists it under (`Where it listens`); options without one come under `Options`. */
+  readonly group?: string
+  /** The README table's description, in markdown, where it says more than the --help line. */
+  readonly readme?: string
   /** Checks and converts the value; without it an option's value is its text. */
   readonly read?: ReadValue<unknown>
 }
@@ -51,6 +58,19 @@ export interface Command<T extends OptionTable> {
   readonly outro: readonly string[]
   /** The arguments it takes besides its options, in order, as Usage names them (`validate`, `FILE`); none without it. */
   readonly operands?: readonly string[]
+}
+
+/**
+ * The environment variable of a command's option, one rule for all: `PETSTORE_`, the command after `petstore-mock`
+ * (none for the server), then the option's name, upper-cased with dashes as underscores.
+ *
+ * @example
+ * envName(SERVE, 'state-file') // 'PETSTORE_STATE_FILE'
+ * envName(VERIFY, 'key') // 'PETSTORE_VERIFY_KEY'
+ */
+export function envName(command: Pick<Command<OptionTable>, 'name'>, option: string): string {
+  const words = [...command.name.split(' ').slice(1), option]
+  return `PETSTORE_${words.join('_').replace(/-/g, '_').toUpperCase()}`
 }
 
 export interface Parsed<T extends OptionTable> {
@@ -74,8 +94,8 @@ export const listed = (words: readonly string[], last: 'and' | 'or') =>
 
 /** Every command takes these; --help lists them after its own. */
 const BUILT_IN: OptionTable = {
-  help: { short: 'h', help: 'Show this help' },
-  version: { short: 'v', help: 'Show the version' },
+  help: { short: 'h', help: 'Show this help', group: 'Help' },
+  version: { short: 'v', help: 'Show the version', group: 'Help' },
 }
 
 export function version(): string {
@@ -90,11 +110,14 @@ const usageOf = (name: string, spec: OptionSpec) => `${spec.short ? `-${spec.sho
 export function helpText<T extends OptionTable>(command: Command<T>): string {
   const options: [string, OptionSpec][] = [...Object.entries(command.options), ...Object.entries(BUILT_IN)]
   const width = Math.max(...options.map(([name, spec]) => usageOf(name, spec).length))
-  const lines = options.flatMap(([name, spec]) => [
-    `  ${usageOf(name, spec).padEnd(width)}  ${spec.help}${spec.env ? ` [env ${spec.env}]` : ''}`,
-    ...(spec.example ? [`  ${''.padEnd(width)}  e.g. ${spec.example}`] : []),
-  ])
-  return [...command.intro, '', 'Options:', ...lines, '', ...command.outro].join('\n')
+  const line = ([name, spec]: [string, OptionSpec]) => {
+    const variable = Object.hasOwn(BUILT_IN, name) ? '' : ` [env ${envName(command, name)}]`
+    return `  ${usageOf(name, spec).padEnd(width)}  ${spec.help}${spec.default === undefined ? '' : ` (default ${spec.default})`}${variable}`
+  }
+  // The command's groups in the order of their first option, then the built-in options under `Options`.
+  const groups = [...new Set(options.map(([, spec]) => spec.group ?? 'Options'))]
+  const lines = groups.flatMap((group) => ['', `${group}:`, ...options.filter(([, spec]) => (spec.group ?? 'Options') === group).map(line)])
+  return [...command.intro, ...lines, '', ...command.outro].join('\n')
 }
 
 /**
@@ -131,14 +154,34 @@ function readSwitch(text: string, label: string): boolean {
   return /^(1|true)$/i.test(text)
 }
 
-/** The option an unknown `--name` is likely a typo of: the same letters in another order, or one a start of the other. */
-function likelyMeant(unknown: string, names: readonly string[]): string | undefined {
-  const letters = (word: string) => [...word].sort().join('')
-  if (!unknown.startsWith('--') || unknown.length < 5) return undefined
-  const name = unknown.slice(2)
-  const found =
-    names.find((known) => letters(known) === letters(name)) ?? names.find((known) => known.startsWith(name) || name.startsWith(known))
-  return found === undefined ? undefined : `--${found}`
+/** Letters one word needs changed, added or removed to become the other (Levenshtein distance). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length] as number
+}
+
+/**
+ * The name an unknown word (an option without its dashes, a command) is likely a typo of: the same letters in another
+ * order, one a start of the other, or one or two letters off (one for a word of up to five letters).
+ *
+ * @example
+ * likelyMeant('verfy', ['verify', 'snapshot', 'config']) // 'verify'
+ */
+export function likelyMeant(word: string, names: readonly string[]): string | undefined {
+  const letters = (text: string) => [...text].sort().join('')
+  if (word.length < 3) return undefined
+  const near = word.length <= 5 ? 1 : 2
+  return (
+    names.find((known) => letters(known) === letters(word)) ??
+    names.find((known) => known.startsWith(word) || word.startsWith(known)) ??
+    names.find((known) => distance(known, word) <= near)
+  )
 }
 
 /** parseArgs' own errors (ERR_PARSE_ARGS_*) as one line naming the option and the fix; never the value, which may be a key. */
@@ -148,8 +191,8 @@ function usageLine(error: unknown, args: readonly string[], config: ParseArgsCon
   if (!code?.startsWith('ERR_PARSE_ARGS_')) throw error
   const quoted = /'([^']*)'/.exec(message)?.[1] ?? ''
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') {
-    const meant = likelyMeant(quoted, Object.keys(table))
-    return `Unknown option '${quoted}'.${meant === undefined ? '' : ` Did you mean ${meant}?`} ${help}`
+    const meant = quoted.startsWith('--') ? likelyMeant(quoted.slice(2), Object.keys(table)) : undefined
+    return `Unknown option '${quoted}'.${meant === undefined ? '' : ` Did you mean --${meant}?`} ${help}`
   }
   if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') {
     // A stray argument may be a key that lost its flag: say where it is, not what it is.
@@ -162,7 +205,12 @@ function usageLine(error: unknown, args: readonly string[], config: ParseArgsCon
         : before.kind === 'option'
           ? ` after ${before.rawName}${before.value !== undefined && !before.inlineValue ? ' and its value' : ''}`
           : ` after ${args[before.index]}`
-    const commands = name === 'petstore-mock' && before === undefined ? ` The commands are ${listed(Object.keys(COMMANDS), 'and')}.` : ''
+    // Named only when it is likely a command mistyped (a word close to one), never echoed.
+    const meant = likelyMeant(args[tokens[at]?.index ?? 0] ?? '', [...Object.keys(COMMANDS), 'help'])
+    const commands =
+      name === 'petstore-mock' && before === undefined
+        ? `${meant === undefined ? '' : ` Did you mean ${meant}?`} The commands are ${listed([...Object.keys(COMMANDS), 'help'], 'and')}.`
+        : ''
     return `takes options only, and got an argument without one${where}.${commands} ${help}`
   }
   const flag = /--[\w-]+/.exec(message)?.[0] ?? quoted
@@ -231,13 +279,35 @@ export function parseCommand<T extends OptionTable>(
         : `takes ${operands.join(' ')} and options, and got ${positionals.length - operands.length} argument(s) more. Run ${command.name} --help for the options.`,
     )
   }
-  const label = (name: string) => (flags[name] === undefined && table[name]?.env !== undefined ? (table[name].env as string) : `--${name}`)
+  const variables = new Map(Object.entries(table).map(([name, spec]) => [name, fromEnv(command, name, spec, env)]))
+  const label = (name: string) => (flags[name] === undefined ? (variables.get(name)?.variable ?? envName(command, name)) : `--${name}`)
   const values: Record<string, unknown> = {}
   for (const [name, spec] of Object.entries(table)) {
-    const value = readOption(spec, flags[name], spec.env === undefined ? undefined : env[spec.env], label(name))
+    const value = readOption(spec, flags[name], variables.get(name)?.text, label(name))
     if (value !== undefined) values[name] = value
   }
   return { values: values as Values<T>, label, operands: positionals }
+}
+
+/**
+ * An option's variable: its text and name, read under the one name (`envName`), else under an old name, whose use
+ * gets a line on stderr naming the variables only (a value may be a key). Empty counts as not set.
+ */
+function fromEnv(
+  command: Command<OptionTable>,
+  name: string,
+  spec: OptionSpec,
+  env: NodeJS.ProcessEnv,
+): { text: string | undefined; variable: string } {
+  const variable = envName(command, name)
+  const isSet = (key: string) => env[key] !== undefined && env[key] !== ''
+  const old = (spec.oldEnv ?? []).filter(isSet)
+  for (const key of old)
+    process.stderr.write(
+      `${command.name}: ${key} is the old name of ${variable}; ${isSet(variable) ? `${variable} is set too and wins, and` : 'it still works, and'} will be removed in a major version.\n`,
+    )
+  const from = isSet(variable) ? variable : (old[0] ?? variable)
+  return { text: env[from], variable: from }
 }
 
 /**

@@ -2,6 +2,7 @@ import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { SERVE } from '../../src/cli/options.js'
+import { envName } from '../../src/cli/parse.js'
 import { createPetStore } from '../../src/index.js'
 import { auth, closeServers, ensureBuilt, eventually, FIXTURES, killClis, runCli, startCli, startServer } from '../http/support.js'
 
@@ -28,10 +29,11 @@ const EXPECTED_OPTIONS = [
   ['fsync', 'PETSTORE_FSYNC'],
   ['journal-max-bytes', 'PETSTORE_JOURNAL_MAX_BYTES'],
   ['media-type-status', 'PETSTORE_MEDIA_TYPE_STATUS'],
+  ['redis', 'PETSTORE_REDIS'],
 ]
 
-/** The `[name, env]` pairs of the server's table of options (src/cli/options.ts). */
-const declaredOptions = () => Object.entries(SERVE.options).map(([name, spec]) => [name, spec.env])
+/** The `[name, env]` pairs of the server's table of options (src/cli/options.ts), the variable named by the one rule. */
+const declaredOptions = () => Object.keys(SERVE.options).map((name) => [name, envName(SERVE, name)])
 
 const listPets = (url: string, query = 'limit=100') => fetch(`${url}/v1/pets?${query}`, { headers: auth('test-pro') })
 

@@ -99,7 +99,7 @@ describe('petstore-mock snapshot of a mock with 251 pets', () => {
     const base = ['snapshot', '--target', `${target.url}/v1`]
     ;[runs.state, runs.world, runs.small] = await Promise.all([
       runCli([...base, '--key', KEY, '--out', files.state]),
-      runCli([...base, '--out', files.world, '--format', 'world'], { PETSTORE_TARGET_KEY: KEY }),
+      runCli([...base, '--out', files.world, '--format', 'world'], { PETSTORE_SNAPSHOT_KEY: KEY }),
       runCli([...base, '--key', KEY, '--out', files.small, '--max', '10']),
     ])
   })

@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { SNAPSHOT } from '../../src/cli/commands/snapshot.js'
 import { VERIFY } from '../../src/cli/commands/verify.js'
 import { SERVE } from '../../src/cli/options.js'
-import { COMMANDS, type Command, type OptionTable } from '../../src/cli/parse.js'
+import { COMMANDS, type Command, envName, type OptionTable } from '../../src/cli/parse.js'
 import { ensureBuilt, ROOT, runCli } from '../http/support.js'
 
 beforeAll(ensureBuilt)
@@ -29,7 +29,7 @@ describe.each(COMMAND_LINES)('%j --help', (command, table) => {
     for (const [name, spec] of options) {
       const line = stdout.split('\n').find((text) => text.startsWith(`  --${name}${spec.value ? ` ${spec.value}` : ''} `))
       expect(line, `--${name}`).toBeDefined()
-      if (spec.env !== undefined) expect(line).toContain(`[env ${spec.env}]`)
+      expect(line).toContain(`[env ${envName(table, name)}]`)
     }
     expect(stdout).toMatch(/^ {2}-h, --help +Show this help$/m)
     expect(stdout).toMatch(/^ {2}-v, --version +Show the version$/m)
@@ -73,7 +73,7 @@ describe.each([
   [
     'stray argument',
     ['verfy'],
-    'petstore-mock: takes options only, and got an argument without one at the start. The commands are verify, snapshot and config. Run petstore-mock --help for the options.',
+    'petstore-mock: takes options only, and got an argument without one at the start. Did you mean verify? The commands are verify, snapshot, config and help. Run petstore-mock --help for the options.',
   ],
   [
     'unknown option',
@@ -121,10 +121,22 @@ it('names the environment variable a bad value came from', async () => {
     stderr: 'petstore-mock: PETSTORE_FSYNC must be 1, 0, true or false, got "yes".\n',
   })
   const { code, stderr } = await runCli(['snapshot', '--target', 'http://127.0.0.1:9/v1', '--out', 'x.json'], {
+    PETSTORE_SNAPSHOT_KEY: 'k e y',
+  })
+  expect({ code, stderr }).toEqual({
+    code: 2,
+    stderr: 'petstore-mock snapshot: PETSTORE_SNAPSHOT_KEY must be printable ASCII without spaces (the key is not shown).\n',
+  })
+})
+
+it('reads an old variable name with one warning, and names it when its value is bad (test/cli/env-names.test.ts has the rest)', async () => {
+  const { code, stderr } = await runCli(['snapshot', '--target', 'http://127.0.0.1:9/v1', '--out', 'x.json'], {
     PETSTORE_TARGET_KEY: 'k e y',
   })
   expect({ code, stderr }).toEqual({
     code: 2,
-    stderr: 'petstore-mock snapshot: PETSTORE_TARGET_KEY must be printable ASCII without spaces (the key is not shown).\n',
+    stderr:
+      'petstore-mock snapshot: PETSTORE_TARGET_KEY is the old name of PETSTORE_SNAPSHOT_KEY; it still works, and will be removed in a major version.\n' +
+      'petstore-mock snapshot: PETSTORE_TARGET_KEY must be printable ASCII without spaces (the key is not shown).\n',
   })
 })

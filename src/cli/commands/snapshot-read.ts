@@ -205,7 +205,7 @@ function describeError(url: string, response: Response, text: string): string {
   const { status } = response
   const hint =
     status === 401 || status === 403
-      ? ' Check --key (or PETSTORE_TARGET_KEY).'
+      ? ' Check --key (or PETSTORE_SNAPSHOT_KEY).'
       : status >= 300 && status < 400
         ? ` It redirects to ${response.headers.get('location') ?? '(no Location)'}: use that address as --target.`
         : status === 404

@@ -11,11 +11,10 @@ import { segmentsOf } from '../../server/state/log.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../../snapshot.js'
 import { PAGE_SIZE } from '../../spec.js'
 import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
-import { COMMANDS, type Command, oneOf, type Parsed, parseCommand, UsageError, usageFailed, wholeNumber } from '../parse.js'
+import { COMMANDS, type Command, envName, oneOf, type Parsed, parseCommand, UsageError, usageFailed, wholeNumber } from '../parse.js'
 import { type Listing, ReadError, type ReadResult, readPets } from './snapshot-read.js'
 
 const PREFIX = 'petstore-mock snapshot'
-const KEY_ENV = 'PETSTORE_TARGET_KEY'
 const FORMATS = ['state-file', 'world'] as const
 type Format = (typeof FORMATS)[number]
 
@@ -54,22 +53,30 @@ function readKey(text: string, label: string): string {
 
 const OPTIONS = {
   target: { value: 'URL', help: 'Base address of the deployment, ending with /v1, e.g. https://staging.example.com/v1', read: readTarget },
-  key: { value: 'KEY', env: KEY_ENV, help: 'API key for the target, sent as a Bearer token; never printed', read: readKey },
+  key: {
+    value: 'KEY',
+    oldEnv: ['PETSTORE_TARGET_KEY'],
+    help: 'API key for the target, sent as a Bearer token; never printed',
+    read: readKey,
+  },
   out: { value: 'FILE', help: 'File to write (replaced if it exists); its folder must exist', read: (text: string) => resolve(text) },
   format: {
     value: 'FORMAT',
-    help: 'state-file (default): the --state-file format; world: one world, the body PUT /__mock/state takes',
+    default: 'state-file',
+    help: 'state-file: the --state-file format; world: one world, the body PUT /__mock/state takes',
     read: oneOf(FORMATS),
   },
   max: { value: 'N', help: 'Write at most N pets: those with the N lowest ids', read: wholeNumber(1, 1_000_000) },
   'max-wait': {
     value: 'S',
-    help: 'Longest wait the target may ask for (rate limit), in seconds (default 120); a longer one exits 1',
+    default: '120',
+    help: 'Longest wait the target may ask for (rate limit), in seconds; a longer one exits 1',
     read: wholeNumber(0, 86_400),
   },
   'max-body-bytes': {
     value: 'N',
-    help: `Bytes one answer may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one exits 1`,
+    default: `${DEFAULT_TARGET_BODY_BYTES}`,
+    help: 'Bytes one answer may hold (16 MiB); a larger one exits 1',
     read: wholeNumber(1, 1024 * 1024 * 1024),
   },
 } as const
@@ -87,7 +94,7 @@ export const SNAPSHOT: Command<typeof OPTIONS> = {
     'Exit codes: 0 written; 1 the target answered an error (401, 5xx, ...); 2 usage error or target unreachable.',
     '',
     'Examples:',
-    `  ${KEY_ENV}=sk_live_... petstore-mock snapshot --target https://staging.example.com/v1 --out staging.json`,
+    `  ${envName({ name: PREFIX }, 'key')}=sk_live_... petstore-mock snapshot --target https://staging.example.com/v1 --out staging.json`,
     '  petstore-mock --state-file staging.json',
     '  petstore-mock snapshot --target http://127.0.0.1:4010/v1 --key test-pro --out small.json --max 20',
     '  petstore-mock snapshot --target http://127.0.0.1:4010/v1 --key test-pro --format world --out world.json',
@@ -99,7 +106,7 @@ export const SNAPSHOT: Command<typeof OPTIONS> = {
 function snapshotOptions({ values }: Parsed<typeof OPTIONS>): SnapshotOptions {
   const { target, key, out } = values
   if (target === undefined) throw new UsageError('--target URL is required: the base address ending with /v1.')
-  if (!key) throw new UsageError(`--key KEY (or ${KEY_ENV}) is required: an API key of the target.`)
+  if (!key) throw new UsageError(`--key KEY (or ${envName(SNAPSHOT, 'key')}) is required: an API key of the target.`)
   if (out === undefined) throw new UsageError('--out FILE is required: where to write the state.')
   const { format = 'state-file', max, 'max-wait': maxWait = 120, 'max-body-bytes': maxBodyBytes = DEFAULT_TARGET_BODY_BYTES } = values
   return { target, key, out, format, max, maxWaitMs: maxWait * 1000, maxBodyBytes }

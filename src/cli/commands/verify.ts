@@ -3,9 +3,9 @@
  * spec and the mock, and prints the report. Exit codes: 0 everything agrees, 1 something differs, 2 a usage error, an
  * unreachable target or a file that cannot be read or written. Keys are never printed.
  *
- * Its command line: each option a flag (the target and keys also an environment variable, so keys stay out of
- * process lists and CI logs), read by the shared parser (../parse.ts) from the table below; `--help` is written from
- * the same table, with an example each.
+ * Its command line: each option a flag and an environment variable (PETSTORE_VERIFY_KEY: keys stay out of process
+ * lists and CI logs), read by the shared parser (../parse.ts) from the table below; `--help` is written from the same
+ * table.
  */
 import { plainMessage } from '../../core/errors.js'
 import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
@@ -25,70 +25,59 @@ function readTarget(text: string, label: string): string {
 const OPTIONS = {
   target: {
     value: 'URL',
-    env: 'PETSTORE_VERIFY_TARGET',
     help: 'Base address of the deployment, ending with /v1 (required)',
-    example: '--target https://staging.petstore.example/v1',
     read: readTarget,
   },
   key: {
     value: 'KEY',
-    env: 'PETSTORE_VERIFY_KEY',
     help: 'An API key of the target (required; never printed)',
-    example: '--key "$STAGING_KEY"',
   },
   'free-key': {
     value: 'KEY',
-    env: 'PETSTORE_VERIFY_FREE_KEY',
     help: 'A Free-plan key of the target, for the quota checks (never printed)',
-    example: '--free-key "$STAGING_FREE_KEY"',
   },
   config: {
     value: 'FILE',
     help: "The mock's options to verify: a config file as the server's --config reads it (default the mock's defaults)",
-    example: '--config petstore-mock.json',
   },
   'allow-writes': {
     help: 'Also send POST /pets (pets named "petstore-mock verify <ISO time>") and a DELETE of an id no pet has',
-    example: '--allow-writes',
   },
   'allow-quota': {
     help: "Use up the free key's minute to see the 429, Retry-After and the window (needs --free-key)",
-    example: '--allow-quota',
   },
   'allow-ban': {
     help: 'Retry before Retry-After until the free key is banned (needs --allow-quota; the key stays banned for a while)',
-    example: '--allow-ban',
   },
   'max-requests': {
     value: 'N',
-    help: 'Requests sent to the target at most (default 200); checks past it are skipped',
-    example: '--max-requests 100',
+    default: '200',
+    help: 'Requests sent to the target at most; checks past it are skipped',
     read: wholeNumber(1, 100_000),
   },
   'max-wait': {
     value: 'SECONDS',
-    help: 'The longest Retry-After verify waits for (default 65); a longer one skips the check',
-    example: '--max-wait 0',
+    default: '65',
+    help: 'The longest Retry-After verify waits for; a longer one skips the check',
     read: wholeNumber(0, 86_400),
   },
   timeout: {
     value: 'MS',
-    help: 'How long one request may take, its answer read whole (default 10000)',
-    example: '--timeout 5000',
+    default: '10000',
+    help: 'How long one request may take, its answer read whole',
     read: wholeNumber(1, 600_000),
   },
   'max-body-bytes': {
     value: 'N',
-    help: `Bytes one answer of the target may hold (default ${DEFAULT_TARGET_BODY_BYTES}, 16 MiB); a larger one is read no further`,
-    example: '--max-body-bytes 1048576',
+    default: `${DEFAULT_TARGET_BODY_BYTES}`,
+    help: 'Bytes one answer of the target may hold (16 MiB); a larger one is read no further',
     read: wholeNumber(1, 1024 * 1024 * 1024),
   },
   'write-config': {
     value: 'FILE',
     help: 'Write the options that make the mock answer like the target as a config file (over --config)',
-    example: '--write-config petstore-mock.json',
   },
-  json: { help: 'Print the report as JSON instead of a table', example: '--json' },
+  json: { help: 'Print the report as JSON instead of a table' },
 } as const
 
 export const VERIFY: Command<typeof OPTIONS> = {
