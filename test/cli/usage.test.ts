@@ -8,7 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest'
 import { SNAPSHOT } from '../../src/cli/commands/snapshot.js'
 import { VERIFY } from '../../src/cli/commands/verify.js'
 import { SERVE } from '../../src/cli/options.js'
-import { COMMANDS, type Command, envName, type OptionTable } from '../../src/cli/parse.js'
+import { COMMANDS, type Command, envName, type OptionSpec, type OptionTable } from '../../src/cli/parse.js'
 import { ensureBuilt, ROOT, runCli } from '../http/support.js'
 
 beforeAll(ensureBuilt)
@@ -40,6 +40,31 @@ describe.each(COMMAND_LINES)('%j --help', (command, table) => {
     for (const flag of ['--version', '-v'])
       expect(await runCli([...command, flag])).toEqual({ code: 0, stdout: `${pkg.version}\n`, stderr: '' })
   })
+})
+
+it.each([[[]], [['verify']], [['snapshot']], [['config']]])('%j --help ends with examples', async (command: string[]) => {
+  const lines = (await runCli([...command, '--help'])).stdout.trimEnd().split('\n')
+  const at = lines.findLastIndex((line) => /^Examples?:$/.test(line))
+  expect(at).toBeGreaterThan(0)
+  expect(lines.slice(at + 1).every((line) => line.startsWith('  '))).toBe(true)
+  expect(lines.slice(at + 1).some((line) => line.includes('petstore-mock'))).toBe(true)
+})
+
+it("lists the server's options under their groups' headings, in the table's order", async () => {
+  const { stdout } = await runCli(['--help'])
+  const groups = [...new Set(Object.values(SERVE.options).map((spec: OptionSpec) => spec.group))]
+  expect(groups.length).toBeGreaterThan(3)
+  expect(groups).not.toContain(undefined)
+  const headings = stdout.split('\n').filter((line) => groups.includes(line.replace(/:$/, '')))
+  expect(headings).toEqual(groups.map((group) => `${group}:`))
+  // Each option comes after its own heading and before the next one.
+  for (const [name, spec] of Object.entries(SERVE.options) as [string, OptionSpec][]) {
+    const heading = stdout.indexOf(`\n${spec.group}:\n`)
+    const next = groups[groups.indexOf(spec.group) + 1]
+    const option = stdout.indexOf(`\n  --${name} `)
+    expect(option, `--${name}`).toBeGreaterThan(heading)
+    if (next !== undefined) expect(option, `--${name}`).toBeLessThan(stdout.indexOf(`\n${next}:\n`))
+  }
 })
 
 it('names every command in the top-level --help', async () => {

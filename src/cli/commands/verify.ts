@@ -91,13 +91,13 @@ export const VERIFY: Command<typeof OPTIONS> = {
     'Usage: petstore-mock verify --target URL --key KEY [options]',
   ],
   outro: [
+    'docs/verify.md lists every check and what verify cannot see from outside.',
+    '',
     'Examples:',
     '  petstore-mock verify --target http://127.0.0.1:4010/v1 --key test-pro',
     '  PETSTORE_VERIFY_KEY="$STAGING_KEY" petstore-mock verify --target "$STAGING_URL" --allow-writes --json',
     '  petstore-mock verify --target "$STAGING_URL" --key "$STAGING_KEY" --free-key "$STAGING_FREE_KEY" --allow-quota \\',
     '    --write-config petstore-mock.json && petstore-mock --config petstore-mock.json',
-    '',
-    'docs/verify.md lists every check and what verify cannot see from outside.',
   ],
 }
 
