@@ -120,6 +120,30 @@ export function helpText<T extends OptionTable>(command: Command<T>): string {
   return [...command.intro, ...lines, '', ...command.outro].join('\n')
 }
 
+/** The README's markers around a command's table of options (scripts/option-table.ts writes between them). */
+export const TABLE_MARKERS = { start: '<!-- options:start -->', end: '<!-- options:end -->' } as const
+
+/**
+ * A command's options as a markdown table, for the README (scripts/option-table.ts; test/cli/option-table.test.ts
+ * keeps the README's equal to it): the flag, its variable, its default, its description.
+ *
+ * @example
+ * optionTable(SERVE) // '| Option | Variable | Default | Meaning |\n|---|---|---|---|\n| `--port N` | `PETSTORE_PORT` | 4010 | ...'
+ */
+export function optionTable<T extends OptionTable>(command: Command<T>): string {
+  // A `|` inside a cell, even in code, ends it unless escaped (GitHub Flavored Markdown, tables).
+  const cell = (text: string) => text.replace(/\|/g, '\\|')
+  const rows = Object.entries(command.options as OptionTable).map(([name, spec]) =>
+    [
+      `\`${usageOf(name, spec)}\``,
+      `\`${envName(command, name)}\``,
+      spec.default ?? (spec.value === undefined ? 'off' : 'none'),
+      spec.readme ?? spec.help,
+    ].map(cell),
+  )
+  return ['| Option | Variable | Default | Meaning |', '|---|---|---|---|', ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n')
+}
+
 /**
  * A whole number in [min, max], for an option's `read`.
  *
