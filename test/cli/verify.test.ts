@@ -475,7 +475,7 @@ describe('verify refusing to run', () => {
     expect(ok.stdout + ok.stderr).not.toContain('sk-verify-secret-1234')
   })
 
-  it('lists every option with an example in --help', async () => {
+  it('lists every option on a line of --help, which ends with examples (test/cli/usage.test.ts)', async () => {
     const help = await runCli(['verify', '--help'])
     expect(help.code).toBe(0)
     for (const flag of [
@@ -492,7 +492,10 @@ describe('verify refusing to run', () => {
       'write-config',
       'json',
     ])
-      expect(help.stdout).toMatch(new RegExp(`--${flag}\\b[^\\n]*\\n\\s+e\\.g\\. --${flag}\\b`))
+      expect(help.stdout).toMatch(
+        new RegExp(`^ {2}--${flag}\\b[^\\n]*\\[env PETSTORE_VERIFY_${flag.toUpperCase().replace(/-/g, '_')}\\]$`, 'm'),
+      )
+    expect(help.stdout).toMatch(/^Examples:\n {2}petstore-mock verify --target /m)
   })
 })
 
