@@ -641,16 +641,24 @@ describe('starting with --redis', () => {
     const result = await runCli(['--port', '0', '--redis', `redis://127.0.0.1:${port}`])
     expect(result.code, result.stderr).toBe(2)
     expect(result.stderr).toContain(`redis://127.0.0.1:${port}`)
-    expect(result.stderr).toMatch(/redis-server|--redis|PETSTORE_REDIS_URL/)
+    expect(result.stderr).toMatch(/redis-server|--redis|PETSTORE_REDIS\b/)
     expect(result.stdout).not.toContain('listening on')
   })
 
   // An unreachable URL: the exit 2 naming it shows which URL the server read.
-  it('reads the URL from PETSTORE_REDIS_URL', async () => {
+  it('reads the URL from PETSTORE_REDIS', async () => {
+    const port = await freePort()
+    const fromEnv = await runCli(['--port', '0'], { PETSTORE_REDIS: `redis://127.0.0.1:${port}` })
+    expect(fromEnv.code, fromEnv.stderr).toBe(2)
+    expect(fromEnv.stderr).toContain(`redis://127.0.0.1:${port}`)
+  })
+
+  it('still reads the old name PETSTORE_REDIS_URL, with a one-line warning', async () => {
     const port = await freePort()
     const fromEnv = await runCli(['--port', '0'], { PETSTORE_REDIS_URL: `redis://127.0.0.1:${port}` })
     expect(fromEnv.code, fromEnv.stderr).toBe(2)
     expect(fromEnv.stderr).toContain(`redis://127.0.0.1:${port}`)
+    expect(fromEnv.stderr).toContain('PETSTORE_REDIS_URL is the old name of PETSTORE_REDIS')
   })
 
   it('reads the URL from the config key redis', async () => {

@@ -26,7 +26,7 @@ export async function startSharedSessions(url: string, options: PetStoreOptions,
     link = await connectRedis(url)
   } catch (error) {
     throw new RedisStartError(
-      `${(error as Error).message} Start Redis (e.g. redis-server --port 6379) or fix --redis / PETSTORE_REDIS_URL (${safeUrl(url)}).`,
+      `${(error as Error).message} Start Redis (e.g. redis-server --port 6379) or fix --redis / PETSTORE_REDIS (${safeUrl(url)}).`,
     )
   }
   const shared = createSharedWorlds(link, options)
