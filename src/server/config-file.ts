@@ -94,7 +94,7 @@ export const ConfigSchema = z
       .string()
       .regex(/^rediss?:\/\/[^/]/, { error: 'must be a Redis URL such as redis://127.0.0.1:6379' })
       .optional()
-      .meta({ description: 'Keep every session in this Redis, so servers pointed at it behave as one (prefer the PETSTORE_REDIS variable)' }),
+      .meta({ description: 'Keep every session in this Redis, so servers pointed at it behave as one (prefer PETSTORE_REDIS)' }),
     log: z.enum(['pretty', 'json', 'silent']).optional().meta({ description: 'One line per request (default pretty)' }),
     maxSessions: whole(1, 1_000_000).optional().meta({ description: 'Live X-Mock-Session worlds (default 1000)' }),
     drainLimitBytes: whole(0).optional().meta({ description: 'Oversized bodies are drained up to this, then the connection closes' }),
