@@ -46,7 +46,7 @@ describe('express middleware (petStoreMiddleware in a user app)', () => {
       const petStore = createPetStore({ scenario: name })
       const host = await startExpressHost(petStore, '/api')
       try {
-        await runScenarioChecks(checks, worldTarget(petStore, fetch, `${host.origin}/api`))
+        await runScenarioChecks(checks, worldTarget(petStore, fetch, `${host.origin}/api`, '/api'))
       } finally {
         await host.close()
       }

@@ -16,6 +16,11 @@ export interface CheckTarget {
   /** Extra headers on every request (e.g. X-Mock-Session). */
   headers?: Record<string, string>
   /**
+   * The path a host is mounted under (express `app.use('/api', …)`): the headers that carry a path (`Location`, `Link`)
+   * have it in front, as that host adds it (docs/spec-decisions.md row 20a).
+   */
+  mount?: string
+  /**
    * The newest entry of the target's journal: the mock's record of the request a check just sent. `minDurationMs` is
    * read from its `durationMs`, which counts a latency fault's delay exactly, where a time measured here would also
    * count how busy the machine is.
@@ -28,8 +33,18 @@ export function worldTarget(
   world: { journal: { page(filter: object, options: { limit: number }): { entries: Recorded[] } } },
   fetch: typeof globalThis.fetch,
   origin: string,
+  mount?: string,
 ): CheckTarget {
-  return { fetch, origin, newestEntry: async () => world.journal.page({}, { limit: 1 }).entries[0] }
+  const target: CheckTarget = { fetch, origin, newestEntry: async () => world.journal.page({}, { limit: 1 }).entries[0] }
+  return mount === undefined ? target : { ...target, mount }
+}
+
+/** A header's expected value as `target` sends it: a path under its mount, when it has one. */
+function mounted(target: CheckTarget, name: string, value: string): string {
+  const { mount } = target
+  if (mount === undefined) return value
+  if (name.toLowerCase() === 'location' && value.startsWith('/')) return `${mount}${value}`
+  return name.toLowerCase() === 'link' ? value.replaceAll('</', `<${mount}/`) : value
 }
 
 /** A standalone server at `url`, its journal read through `GET /__mock/requests` in the same session. */
@@ -111,7 +126,7 @@ export async function runScenarioChecks(checks: readonly ScenarioCheck[], target
     if (want.status !== undefined) expect(response.status, `${label}: status, body ${text.slice(0, 200)}`).toBe(want.status)
     for (const [name, value] of Object.entries(want.headers ?? {})) {
       if (value === '*') expect(response.headers.has(name), `${label}: header ${name}`).toBe(true)
-      else expect(response.headers.get(name), `${label}: header ${name}`).toBe(value)
+      else expect(response.headers.get(name), `${label}: header ${name}`).toBe(mounted(target, name, value))
     }
     if (want.minDurationMs !== undefined) {
       const recorded = await target.newestEntry()
