@@ -7,42 +7,8 @@ import { resolve } from 'node:path'
 import { plainMessage } from '../core/errors.js'
 import { ConfigError, loadConfig, problemLine, readNamedFiles } from '../server/config-file.js'
 import type { PetStoreServerOptions } from '../server/http-server.js'
-import { COMMANDS, type Command, oneOf, type Parsed, parseCommand, UsageError, version, wholeNumber } from './parse.js'
-
-function readRedis(text: string, label: string): string {
-  if (!/^rediss?:\/\/[^/]/.test(text))
-    throw new UsageError(
-      `${label} must be a Redis URL such as redis://127.0.0.1:6379, got ${JSON.stringify(text.replace(/:[^:@/]*@/, ':***@'))}.`,
-    )
-  return text
-}
-
-function readLatency(text: string, label: string): number | { min: number; max: number } {
-  const match = /^(\d+)(?:-(\d+))?$/.exec(text)
-  if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1])))
-    throw new UsageError(`${label} must be milliseconds (200) or a range (100-500), got ${JSON.stringify(text)}.`)
-  return match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) }
-}
-
-function readOrigins(text: string, label: string): '*' | string[] {
-  const origins = text
-    .split(',')
-    .map((o) => o.trim())
-    .filter(Boolean)
-  for (const origin of origins) {
-    if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin))
-      throw new UsageError(`${label} takes origins like http://localhost:5173 (no path), got ${JSON.stringify(origin)}.`)
-  }
-  return origins.includes('*') ? '*' : origins
-}
-
-function readProxy(text: string, label: string): string {
-  if (!/^https?:\/\/[^/]/.test(text))
-    throw new UsageError(`${label} must be an http(s) base address such as https://staging.example/v1, got ${JSON.stringify(text)}.`)
-  return text
-}
-
-const readMediaTypeStatus = (text: string, label: string) => Number(oneOf(['400', '415'])(text, label)) as 400 | 415
+import { COMMANDS, type Command, type Parsed, parseCommand, UsageError, version, wholeNumber } from './parse.js'
+import { oneOf, readLatency, readMediaTypeStatus, readOrigins, readProxy, readRedis } from './values.js'
 
 const LISTENS = 'Where it listens'
 const WORLD = 'The world'

@@ -6,16 +6,9 @@
  */
 import { readFileSync } from 'node:fs'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
-import { PetStoreMockError } from '../core/errors.js'
+import { likelyMeant, listed, type ReadValue, readSwitch, UsageError } from './values.js'
 
-/** A mistake in the command line: printed as one line without a stack, exit code 2. */
-export class UsageError extends PetStoreMockError {
-  override readonly name = 'UsageError'
-  readonly code = 'usage'
-}
-
-/** Checks an option's text (from the flag or its environment variable) and converts it; throws UsageError naming `label`. */
-export type ReadValue<T> = (text: string, label: string) => T
+export { likelyMeant, listed, oneOf, type ReadValue, UsageError, wholeNumber } from './values.js'
 
 /** One option of a command's table; the table's key is its name (`--name`). */
 export interface OptionSpec {
@@ -88,10 +81,6 @@ export const COMMANDS = {
   config: 'validate FILE: checks a config file (--config) and prints each problem as FILE: key: message.',
 } as const
 
-/** "a, b and c". */
-export const listed = (words: readonly string[], last: 'and' | 'or') =>
-  words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`
-
 /** Every command takes these; --help lists them after its own. */
 const BUILT_IN: OptionTable = {
   help: { short: 'h', help: 'Show this help', group: 'Help' },
@@ -142,70 +131,6 @@ export function optionTable<T extends OptionTable>(command: Command<T>): string 
     ].map(cell),
   )
   return ['| Option | Variable | Default | Meaning |', '|---|---|---|---|', ...rows.map((row) => `| ${row.join(' | ')} |`)].join('\n')
-}
-
-/**
- * A whole number in [min, max], for an option's `read`.
- *
- * @example
- * const port = { value: 'N', help: 'Port to listen on', read: wholeNumber(0, 65535) }
- */
-export function wholeNumber(min: number, max: number): ReadValue<number> {
-  return (text, label) => {
-    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
-      throw new UsageError(`${label} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`)
-    return Number(text)
-  }
-}
-
-/**
- * One of the given words, for an option's `read`.
- *
- * @example
- * const log = { value: 'FORMAT', help: 'Request log', read: oneOf(['pretty', 'json', 'silent'] as const) }
- */
-export function oneOf<const W extends string>(words: readonly W[]): ReadValue<W> {
-  const allowed = listed(words, 'or')
-  return (text, label) => {
-    if (!(words as readonly string[]).includes(text)) throw new UsageError(`${label} must be ${allowed}, got ${JSON.stringify(text)}.`)
-    return text as W
-  }
-}
-
-/** A switch's variable: 1, 0, true or false, in any case. */
-function readSwitch(text: string, label: string): boolean {
-  if (!/^(1|0|true|false)$/i.test(text)) throw new UsageError(`${label} must be 1, 0, true or false, got ${JSON.stringify(text)}.`)
-  return /^(1|true)$/i.test(text)
-}
-
-/** Letters one word needs changed, added or removed to become the other (Levenshtein distance). */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
-    row = next
-  }
-  return row[b.length] as number
-}
-
-/**
- * The name an unknown word (an option without its dashes, a command) is likely a typo of: the same letters in another
- * order, one a start of the other, or one or two letters off (one for a word of up to five letters).
- *
- * @example
- * likelyMeant('verfy', ['verify', 'snapshot', 'config']) // 'verify'
- */
-export function likelyMeant(word: string, names: readonly string[]): string | undefined {
-  const letters = (text: string) => [...text].sort().join('')
-  if (word.length < 3) return undefined
-  const near = word.length <= 5 ? 1 : 2
-  return (
-    names.find((known) => letters(known) === letters(word)) ??
-    names.find((known) => known.startsWith(word) || word.startsWith(known)) ??
-    names.find((known) => distance(known, word) <= near)
-  )
 }
 
 /** parseArgs' own errors (ERR_PARSE_ARGS_*) as one line naming the option and the fix; never the value, which may be a key. */

@@ -41,11 +41,7 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
   const show = (clock: ClockRow) => {
     shown = { clock, at: Date.now() }
     time.value = clock.now
-    mode.textContent = clock.frozen
-      ? '(frozen)'
-      : clock.offsetMs === 0
-        ? '(real time)'
-        : `(running, ${Math.round(clock.offsetMs / 1000)} s from real time)`
+    mode.textContent = modeText(clock)
   }
   /** Moves the clock, then shows it read again: the display follows at once, without waiting for the event stream. */
   const move = (label: string, change: () => Promise<void>, done: string) =>
@@ -109,11 +105,13 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
       ),
     ),
   )
-  return {
-    element,
-    show,
-    stop: () => clearInterval(tick),
-  }
+  return { element, show, stop: () => clearInterval(tick) }
+}
+
+/** How the clock runs, beside its time. */
+function modeText(clock: ClockRow): string {
+  if (clock.frozen) return '(frozen)'
+  return clock.offsetMs === 0 ? '(real time)' : `(running, ${Math.round(clock.offsetMs / 1000)} s from real time)`
 }
 
 /**

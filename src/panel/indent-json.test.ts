@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest'
 import { parseFrames } from './http-source.js'
-import { indentJson } from './requests-view.js'
+import { indentJson } from './request-details.js'
 
 describe('the panel shows JSON bodies indented, never re-parsed', () => {
   it('keeps every number as spelled, int64 ids beyond 2^53 included', () => {

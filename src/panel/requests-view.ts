@@ -3,7 +3,8 @@
  * a click (or Enter) on a row shows its headers and bodies.
  */
 import { field, h, replace, timeOfDay } from './dom.js'
-import type { PanelSource, RequestDetail, RequestRow } from './types.js'
+import { detailsPane } from './request-details.js'
+import type { PanelSource, RequestRow } from './types.js'
 
 /** The table keeps at most this many rows (older ones are in the journal and the HAR). */
 export const MAX_ROWS = 200
@@ -78,86 +79,21 @@ function requestsTable(body: HTMLTableSectionElement): HTMLElement {
   )
 }
 
-function headerTable(name: string, headers: Readonly<Record<string, string>>): HTMLElement {
-  const entries = Object.entries(headers)
+/** The section: its heading with the count, the two filters, the table, and what shows below it. */
+function requestsSection(count: HTMLElement, [status, path]: HTMLInputElement[], body: HTMLTableSectionElement, below: HTMLElement[]) {
   return h(
-    'table',
-    { 'aria-label': name },
+    'section',
+    { class: 'requests' },
+    h('h2', { id: 'requests-heading' }, 'Requests ', count),
     h(
-      'tbody',
-      {},
-      ...entries.map(([key, value]) => h('tr', {}, h('th', { scope: 'row' }, key), h('td', { class: 'path' }, value))),
-      entries.length === 0 ? h('tr', {}, h('td', { class: 'muted' }, '(none)')) : null,
+      'div',
+      { class: 'filters' },
+      field('Status filter', status as HTMLInputElement, 'status-filter'),
+      field('Path filter', path as HTMLInputElement, 'path-filter'),
     ),
+    requestsTable(body),
+    ...below,
   )
-}
-
-/**
- * JSON text indented for reading without parsing it, so every number stays as spelled (int64 ids exact).
- * Text that is not JSON comes out with its whitespace outside strings changed only.
- */
-export function indentJson(text: string): string {
-  let out = ''
-  let depth = 0
-  let inString = false
-  const newline = () => `\n${'  '.repeat(depth)}`
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i] as string
-    if (inString) {
-      out += char
-      if (char === '\\') out += text[++i] ?? ''
-      else if (char === '"') inString = false
-    } else if (char === '"') {
-      inString = true
-      out += char
-    } else if (char === '{' || char === '[') {
-      depth += 1
-      out += char + newline()
-    } else if (char === '}' || char === ']') {
-      depth = Math.max(0, depth - 1)
-      out += newline() + char
-    } else if (char === ',') out += char + newline()
-    else if (char === ':') out += ': '
-    else if (!/\s/.test(char)) out += char
-  }
-  return out.replace(/([[{])\n\s*([\]}])/g, '$1$2')
-}
-
-/** A body as sent: indented when whole JSON, a truncated prefix or other text as it is. */
-function readable(text: string | undefined, truncated: boolean, type: string | undefined): string {
-  if (text === undefined || text === '') return '(none)'
-  return truncated || !/json/i.test(type ?? 'application/json') ? text : indentJson(text)
-}
-
-/** The details of one request: both sides' headers and bodies, truncated ones marked. */
-export function detailsOf(detail: RequestDetail): HTMLElement[] {
-  const truncated = (yes: boolean, size?: number) =>
-    yes ? h('span', { class: 'tag' }, size === undefined ? 'truncated to 16 KiB' : `truncated: first 16 KiB of ${size} bytes`) : null
-  // The server shows a body holding control characters as the base64 of its bytes (docs/spec-decisions.md row 61).
-  const encoded = (encoding: string | undefined) => (encoding === 'base64' ? h('span', { class: 'tag' }, 'base64 of its bytes') : null)
-  return [
-    h('h3', {}, `#${detail.seq} ${detail.method} ${detail.path}${detail.query ? `?${detail.query}` : ''} → ${detail.status}`),
-    h('h3', {}, 'Request headers'),
-    headerTable('Request headers', detail.requestHeaders),
-    h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize), encoded(detail.bodyEncoding)),
-    h(
-      'pre',
-      {},
-      readable(detail.bodyText, detail.bodyTruncated || detail.bodyEncoding !== undefined, detail.requestHeaders['content-type']),
-    ),
-    h('h3', {}, 'Response headers'),
-    headerTable('Response headers', detail.responseHeaders),
-    h('h3', {}, 'Response body', truncated(detail.responseBodyTruncated), encoded(detail.responseBodyEncoding)),
-    h(
-      'pre',
-      {},
-      readable(
-        detail.responseBody,
-        detail.responseBodyTruncated || detail.responseBodyEncoding !== undefined,
-        detail.responseHeaders['content-type'],
-      ),
-    ),
-  ]
 }
 
 /**
@@ -170,7 +106,8 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   const status = h('input', { type: 'text', inputmode: 'numeric', size: 6, placeholder: '4xx' })
   const path = h('input', { type: 'search', size: 18, placeholder: '/v1/pets' })
   const body = h('tbody')
-  const details = h('section', { class: 'details', 'aria-label': 'Request details', hidden: true })
+  const pane = detailsPane(source, notify, (selected) => tidyRows(body, selected))
+  const select = (row: RequestRow, tr: HTMLTableRowElement) => pane.select(row, tr)
   const count = h('span', { class: 'muted' })
   const empty = h('p', { class: 'empty', hidden: true })
   let key: string | undefined
@@ -181,25 +118,6 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   let loadShown = 0
   const arriving = new Set<RequestRow[]>()
 
-  let selected: number | undefined
-  // Each click, and each clearing of the journal, starts a new reading: an older one's answer, on its way meanwhile, is
-  // dropped (it would show an entry of the journal before the reset, or another row than the one clicked last).
-  let reading = 0
-  const select = async (row: RequestRow, tr: HTMLTableRowElement) => {
-    selected = row.seq
-    tidyRows(body, selected)
-    tr.tabIndex = 0
-    const asked = ++reading
-    try {
-      const detail = await source.request(row.seq)
-      if (asked !== reading) return
-      details.hidden = false
-      if (!detail) return replace(details, h('p', {}, `Entry #${row.seq} is no longer in the journal.`))
-      replace(details, ...detailsOf(detail))
-    } catch (error) {
-      notify(`Could not read request #${row.seq}: ${(error as Error).message}`, true)
-    }
-  }
   /** What to do when the table shows nothing: send a first request, or loosen the filters. */
   const hint = () => {
     empty.hidden = body.rows.length > 0
@@ -208,34 +126,18 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       else replace(empty, `No request matches the filters (${rows.length} hidden): clear the Status or Path filter.`)
     }
   }
-  const forget = (why: string) => {
-    reading++
-    if (selected === undefined) return
-    if (!details.hidden) replace(details, h('p', {}, `Entry #${selected} is gone: ${why}. Click a row to see its details.`))
-    selected = undefined
-    tidyRows(body, selected)
-  }
   const render = () => {
     const shown = rows.filter(visible)
     replace(body, ...shown.map((row) => rowElement(row, select)))
-    tidyRows(body, selected)
+    tidyRows(body, pane.selected)
     count.textContent = `${shown.length} shown of ${rows.length}`
     hint()
   }
   status.addEventListener('input', render)
   path.addEventListener('input', render)
 
-  const element = h(
-    'section',
-    { class: 'requests' },
-    h('h2', { id: 'requests-heading' }, 'Requests ', count),
-    h('div', { class: 'filters' }, field('Status filter', status, 'status-filter'), field('Path filter', path, 'path-filter')),
-    requestsTable(body),
-    empty,
-    details,
-  )
   return {
-    element,
+    element: requestsSection(count, [status, path], body, [empty, pane.element]),
     async load() {
       const load = ++loadsStarted
       const arrived: RequestRow[] = []
@@ -261,7 +163,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       if (visible(row)) {
         body.prepend(rowElement(row, select))
         while (body.rows.length > MAX_ROWS) body.lastElementChild?.remove()
-        tidyRows(body, selected)
+        tidyRows(body, pane.selected)
       }
       count.textContent = `${body.rows.length} shown of ${rows.length}`
       hint()
@@ -271,12 +173,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       key = next
       if (!empty.hidden) hint()
     },
-    forget,
-    async recheck(why) {
-      if (selected === undefined || details.hidden) return
-      const asked = ++reading
-      const still = await source.request(selected).catch(() => undefined)
-      if (asked === reading && !still) forget(why)
-    },
+    forget: pane.forget,
+    recheck: pane.recheck,
   }
 }

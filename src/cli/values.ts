@@ -1,0 +1,118 @@
+/**
+ * How an option's text becomes its value (the checks an option's `read` uses, each throwing `UsageError` naming where
+ * the text came from), and the words of the command line's messages: a list, a likely meant name.
+ */
+import { PetStoreMockError } from '../core/errors.js'
+
+/** Checks an option's text (from the flag or its environment variable) and converts it; throws UsageError naming `label`. */
+export type ReadValue<T> = (text: string, label: string) => T
+
+/** A mistake in the command line: printed as one line without a stack, exit code 2. */
+export class UsageError extends PetStoreMockError {
+  override readonly name = 'UsageError'
+  readonly code = 'usage'
+}
+
+/** "a, b and c". */
+export const listed = (words: readonly string[], last: 'and' | 'or') =>
+  words.length < 2 ? (words[0] ?? '') : `${words.slice(0, -1).join(', ')} ${last} ${words.at(-1)}`
+
+/**
+ * A whole number in [min, max], for an option's `read`.
+ *
+ * @example
+ * const port = { value: 'N', help: 'Port to listen on', read: wholeNumber(0, 65535) }
+ */
+export function wholeNumber(min: number, max: number): ReadValue<number> {
+  return (text, label) => {
+    if (!/^\d+$/.test(text) || Number(text) < min || Number(text) > max)
+      throw new UsageError(`${label} must be a whole number from ${min} to ${max}, got ${JSON.stringify(text)}.`)
+    return Number(text)
+  }
+}
+
+/**
+ * One of the given words, for an option's `read`.
+ *
+ * @example
+ * const log = { value: 'FORMAT', help: 'Request log', read: oneOf(['pretty', 'json', 'silent'] as const) }
+ */
+export function oneOf<const W extends string>(words: readonly W[]): ReadValue<W> {
+  const allowed = listed(words, 'or')
+  return (text, label) => {
+    if (!(words as readonly string[]).includes(text)) throw new UsageError(`${label} must be ${allowed}, got ${JSON.stringify(text)}.`)
+    return text as W
+  }
+}
+
+/** A switch's variable: 1, 0, true or false, in any case. */
+export function readSwitch(text: string, label: string): boolean {
+  if (!/^(1|0|true|false)$/i.test(text)) throw new UsageError(`${label} must be 1, 0, true or false, got ${JSON.stringify(text)}.`)
+  return /^(1|true)$/i.test(text)
+}
+
+/** Letters one word needs changed, added or removed to become the other (Levenshtein distance). */
+function distance(a: string, b: string): number {
+  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
+  for (let i = 1; i <= a.length; i++) {
+    const next = [i]
+    for (let j = 1; j <= b.length; j++)
+      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
+    row = next
+  }
+  return row[b.length] as number
+}
+
+/**
+ * The name an unknown word (an option without its dashes, a command) is likely a typo of: the same letters in another
+ * order, one a start of the other, or one or two letters off (one for a word of up to five letters).
+ *
+ * @example
+ * likelyMeant('verfy', ['verify', 'snapshot', 'config']) // 'verify'
+ */
+export function likelyMeant(word: string, names: readonly string[]): string | undefined {
+  const letters = (text: string) => [...text].sort().join('')
+  if (word.length < 3) return undefined
+  const near = word.length <= 5 ? 1 : 2
+  return (
+    names.find((known) => letters(known) === letters(word)) ??
+    names.find((known) => known.startsWith(word) || word.startsWith(known)) ??
+    names.find((known) => distance(known, word) <= near)
+  )
+}
+
+/** The server's own values. */
+export function readRedis(text: string, label: string): string {
+  if (!/^rediss?:\/\/[^/]/.test(text))
+    throw new UsageError(
+      `${label} must be a Redis URL such as redis://127.0.0.1:6379, got ${JSON.stringify(text.replace(/:[^:@/]*@/, ':***@'))}.`,
+    )
+  return text
+}
+
+export function readLatency(text: string, label: string): number | { min: number; max: number } {
+  const match = /^(\d+)(?:-(\d+))?$/.exec(text)
+  if (!match || (match[2] !== undefined && Number(match[2]) < Number(match[1])))
+    throw new UsageError(`${label} must be milliseconds (200) or a range (100-500), got ${JSON.stringify(text)}.`)
+  return match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) }
+}
+
+export function readOrigins(text: string, label: string): '*' | string[] {
+  const origins = text
+    .split(',')
+    .map((o) => o.trim())
+    .filter(Boolean)
+  for (const origin of origins) {
+    if (origin !== '*' && !/^https?:\/\/[^/]+$/.test(origin))
+      throw new UsageError(`${label} takes origins like http://localhost:5173 (no path), got ${JSON.stringify(origin)}.`)
+  }
+  return origins.includes('*') ? '*' : origins
+}
+
+export function readProxy(text: string, label: string): string {
+  if (!/^https?:\/\/[^/]/.test(text))
+    throw new UsageError(`${label} must be an http(s) base address such as https://staging.example/v1, got ${JSON.stringify(text)}.`)
+  return text
+}
+
+export const readMediaTypeStatus = (text: string, label: string) => Number(oneOf(['400', '415'])(text, label)) as 400 | 415
