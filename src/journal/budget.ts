@@ -1,6 +1,6 @@
 /**
  * The bytes all journals of a server may hold together (docs/spec-decisions.md row 49): each journal holds the chunks
- * its entries are packed into (packed/chunk-log.ts), so the bytes counted are the bytes kept; past the cap, the oldest
+ * its entries are packed into (packed/entries-ring.ts), so the bytes counted are the bytes kept; past the cap, the oldest
  * chunks of any journal are given back first, and the entries dropped with them counted.
  */
 

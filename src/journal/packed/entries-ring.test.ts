@@ -1,137 +1,255 @@
+import fc from 'fast-check'
 import { describe, expect, it } from 'vitest'
-import type { ApiResponse } from '../../core/types.js'
 import { createJournalBudget } from '../budget.js'
+import type { Raw } from '../entry.js'
 import { createJournal } from '../journal.js'
+import { ChunkLog } from './entries-ring.js'
+import { FIELDS, HEADER_BYTES, setDelivered, unpack } from './record-layout.js'
 
-const request = (path: string) => ({ method: 'GET', path, query: '', headers: { authorization: 'Bearer test-pro' }, body: undefined })
-const response = (body: string): ApiResponse => ({ status: 200, headers: { 'content-type': 'application/json' }, body })
+const raw = (seq: number, overrides: Partial<Raw> = {}): Raw => ({
+  seq,
+  at: 1_780_315_200_123,
+  method: 'POST',
+  path: '/v1/pets',
+  query: 'limit=2&status=sold',
+  body: '{"name":"Rex 🐕 犬","categoryId":9223372036854775807}',
+  bodySize: undefined,
+  status: 201,
+  headers: { 'content-type': 'application/json', 'x-ratelimit-remaining': '59', location: '/v1/pets/51' },
+  requestHeaders: { authorization: 'Bearer test-free', 'x-dup': ['a', 'b, c'], 'content-type': 'application/json', empty: '' },
+  responseBody: '{"id":51,"name":"Rex 🐕 犬","categoryId":9223372036854775807}',
+  responseTruncated: false,
+  durationMs: 0.125,
+  meta: { plan: 'free', keyHint: '…free', operation: 'createPet' },
+  code: undefined,
+  scenario: 'default',
+  fault: undefined,
+  arrival: seq,
+  delivered: undefined,
+  ...overrides,
+})
 
-/** Records `count` answers, `/v1/pets/1` first, none delivered yet. */
-function recordMany(journal: ReturnType<typeof createJournal>, count: number): ApiResponse[] {
-  const answers: ApiResponse[] = []
-  for (let i = 1; i <= count; i++) {
-    const answer = response(`{"n":${i}}`)
-    answers.push(answer)
-    journal.record(request(`/v1/pets/${i}`), answer, { arrival: i })
+const owner = { dropOldest: () => 0 }
+
+describe('journal entries packed into chunks', () => {
+  it('gives back every field as it was recorded: non-ASCII text, repeated headers, absent values', () => {
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const cases = [
+      raw(1),
+      raw(2, { body: undefined, meta: undefined, scenario: undefined, requestHeaders: {}, headers: {}, responseBody: '' }),
+      raw(3, { status: 429, code: 'rate_limited', fault: 'status-503', bodySize: 1_048_576, responseTruncated: true, delivered: 7 }),
+      raw(4, { meta: { operation: 'listPets' }, query: '', path: '/v1/pets/%F0%9F%90%95', method: 'GET', body: '' }),
+    ]
+    const stored = cases.map((entry) => log.append(entry))
+    for (const [i, entry] of cases.entries()) {
+      const where = stored[i]
+      if (!where) throw new Error('not stored')
+      expect(unpack(where)).toEqual(entry)
+    }
+  })
+
+  it('lays the fields of the record header one after another, none overlapping, the header ending after the last', () => {
+    const size = { f64: 8, u32: 4, u16: 2 }
+    let end = 0
+    for (const field of Object.values(FIELDS).sort((a, b) => a.at - b.at)) {
+      expect(field.at).toBe(end)
+      end += size[field.type]
+    }
+    expect(HEADER_BYTES).toBe(end)
+  })
+
+  it('writes the delivery of an entry into its record afterwards', () => {
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const where = log.append(raw(1))
+    if (!where) throw new Error('not stored')
+    expect(unpack(where).delivered).toBeUndefined()
+    setDelivered(where.chunk, where.offset, 12)
+    expect(unpack(where).delivered).toBe(12)
+  })
+
+  // A log of 200 entries, each with strings of its own (a path, query and headers that differ).
+  const filledLog = () => {
+    const budget = createJournalBudget(10 * 1024 * 1024)
+    const log = new ChunkLog(budget, owner)
+    const own = (seq: number) =>
+      raw(seq, {
+        path: `/v1/pets/${seq}`,
+        query: `limit=${seq}`,
+        headers: { 'x-seq': `${seq}`, 'x-ratelimit-remaining': `${seq}`, location: `/v1/pets/${seq}` },
+        requestHeaders: { authorization: `Bearer key-${seq}`, 'x-dup': [`${seq}`, 'b'] },
+        meta: { plan: 'free', keyHint: `…${seq}`, operation: `op${seq}` },
+        body: `{"name":"Rex ${seq}"}`,
+        responseBody: `{"id":${seq}}`,
+      })
+    for (let seq = 1; seq <= 200; seq++) log.append(own(seq))
+    return { budget, log }
   }
-  return answers
-}
 
-describe('the entries a journal keeps', () => {
-  it('keeps the newest entries in order however often its ring fills, grows or wraps around', () => {
-    const journal = createJournal({ limit: 37, now: () => 0 })
-    for (let i = 1; i <= 500; i++) {
-      const answer = response(`{"n":${i}}`)
-      journal.record(request(`/v1/pets/${i}`), answer, { arrival: i })
-      journal.delivered(answer, i + 1)
-    }
-    const kept = journal.all()
-    expect(kept.map((entry) => entry.path)).toEqual(Array.from({ length: 37 }, (_, i) => `/v1/pets/${464 + i}`))
-    expect(kept.map((entry) => entry.delivered)).toEqual(Array.from({ length: 37 }, (_, i) => 465 + i))
-    expect(journal.get(kept[0]?.seq ?? 0)?.path).toBe('/v1/pets/464')
-    expect(journal.get((kept[0]?.seq ?? 0) - 1)).toBeUndefined()
+  it('counts the bytes of its chunks in the budget', () => {
+    const { budget, log } = filledLog()
+    expect(budget.bytes).toBe(log.bytes)
+    // Chunks grow from 4 KiB to 64 KiB: 200 entries of about 400 bytes take a few of them, not 200 allocations.
+    expect(log.bytes).toBeGreaterThan(200 * 300)
+    expect(log.bytes).toBeLessThan(4 * 64 * 1024)
   })
 
-  it('records the delivery of an answer recorded before others were delivered', () => {
-    const journal = createJournal({ limit: 10, now: () => 0 })
-    const first = response('{"first":true}')
-    journal.record(request('/v1/pets/1'), first, { arrival: 1 })
-    const second = response('{"second":true}')
-    journal.record(request('/v1/pets/2'), second, { arrival: 2 })
-    journal.delivered(second, 3)
-    journal.delivered(first, 3)
-    expect(journal.all().map((entry) => [entry.path, entry.delivered])).toEqual([
-      ['/v1/pets/1', 3],
-      ['/v1/pets/2', 3],
-    ])
+  it('gives the bytes of its chunks back to the budget on clear', () => {
+    const { budget, log } = filledLog()
+    log.clear()
+    expect(budget.bytes).toBe(0)
+  })
+})
+
+describe('records written whole', () => {
+  // A client polling one list: the same method, path, query, request headers and response body each time; only the
+  // remaining count, the numbers and the delivery differ from one entry to the next.
+  const page = `[${'{"id":1,"name":"Rex 🐕 犬","categoryId":1},'.repeat(20)}]`
+  const polled = Array.from({ length: 60 }, (_, i) =>
+    raw(i + 1, {
+      method: 'GET',
+      body: undefined,
+      status: 200,
+      headers: { 'content-type': 'application/json', 'x-ratelimit-remaining': `${1000 - i}` },
+      responseBody: page,
+      delivered: i % 3 === 0 ? undefined : i + 2,
+    }),
+  )
+
+  it('reads back every entry exactly when each repeats the strings and the response body of the one before', () => {
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const stored = polled.map((entry) => log.append(entry))
+    expect(new Set(stored.map((where) => where?.chunk)).size).toBeGreaterThan(1)
+    expect(stored.map((where) => (where ? unpack(where) : undefined))).toEqual(polled)
   })
 
-  it('writes nothing into newer entries when an answer is delivered after its own entry left the journal', () => {
-    // Entries of about 2 KB fill 64 KiB chunks, which are reused once their entries have left: a late delivery
-    // must not write into the bytes of the entries that now use the chunk, however late it comes.
-    for (let delay = 40; delay <= 160; delay += 3) {
-      const journal = createJournal({ limit: 40, now: () => 0, budget: createJournalBudget() })
-      const late = response('y'.repeat(2000))
-      for (let i = 1; i <= 100 + delay; i++) {
-        if (i === 100) journal.record(request('/v1/pets/late'), late, { arrival: 0 })
-        const answer = response('x'.repeat(2000))
-        journal.record(request(`/v1/pets/${i}`), answer, { arrival: i })
-        journal.delivered(answer, 7)
-      }
-      journal.delivered(late, 123_456)
-      for (const entry of journal.all()) {
-        expect(entry.delivered).toBe(7)
-        expect(entry.responseBody).toBe('x'.repeat(2000))
-      }
-    }
+  it('reads an entry from its own bytes: wiping every record before it in its chunk changes nothing', () => {
+    const log = new ChunkLog(createJournalBudget(), owner)
+    const stored = polled.map((entry) => log.append(entry))
+    const last = stored.at(-1)
+    if (!last) throw new Error('not stored')
+    expect(stored.filter((where) => where?.chunk === last.chunk).length).toBeGreaterThan(2)
+    last.chunk.bytes.fill(0xff, 0, last.offset)
+    expect(unpack(last)).toEqual(polled.at(-1))
   })
 
-  it('records the deliveries of many answers held at once, whether in order, out of order or past the cap', () => {
-    // The standalone server holds a turn's answers and delivers them oldest first; a host may also deliver out of
-    // order, or never (the queue keeps at most the journal's limit or 1,000 of them).
-    const journal = createJournal({ limit: 2_000, now: () => 0 })
-    const answers = recordMany(journal, 1_300)
-    // 1,300 held: the 1,000 answers recorded before the newest are kept (cap 2,000), so none is dropped yet.
-    for (let i = 0; i < 200; i++) journal.delivered(answers[i] as ApiResponse, 10_000 + i)
-    journal.delivered(answers[700] as ApiResponse, 1)
-    journal.delivered(answers[250] as ApiResponse, 2)
-    for (let i = 200; i < 1_300; i++) journal.delivered(answers[i] as ApiResponse, 20_000 + i)
-    const delivered = journal.all().map((entry) => entry.delivered)
-    expect(delivered.slice(0, 200)).toEqual(Array.from({ length: 200 }, (_, i) => 10_000 + i))
-    expect(delivered[250]).toBe(2)
-    expect(delivered[700]).toBe(1)
-    expect(delivered.filter((value, i) => i >= 200 && i !== 250 && i !== 700 && value !== 20_000 + i)).toEqual([])
-  })
-
-  it('still records the deliveries of the newest held answers once the oldest are forgotten past the cap', () => {
-    const journal = createJournal({ limit: 10, now: () => 0 })
-    const answers = recordMany(journal, 1_100)
-    // Cap 1,000 before the newest: the first 99 answers are forgotten, their entries gone from a journal of 10 anyway.
-    for (const answer of answers) journal.delivered(answer, 5)
-    expect(journal.all().map((entry) => [entry.path, entry.delivered])).toEqual(
-      Array.from({ length: 10 }, (_, i) => [`/v1/pets/${1_091 + i}`, 5]),
+  it('gives back every entry as recorded, whichever strings of the entry before it repeat, across chunks', () => {
+    const template = raw(1)
+    const field = fc.constantFrom('path', 'query', 'remaining', 'requestHeader', 'body', 'responseBody', 'meta', 'pairs', 'code')
+    const entry = fc.record({ changes: fc.uniqueArray(field, { maxLength: 4 }), value: fc.string({ maxLength: 12 }) })
+    fc.assert(
+      fc.property(fc.array(entry, { minLength: 1, maxLength: 120 }), (changes) => {
+        const log = new ChunkLog(createJournalBudget(), owner)
+        const written: [Raw, ReturnType<ChunkLog['append']>][] = []
+        for (const [i, { changes: fields, value }] of changes.entries()) {
+          const next: Raw = {
+            ...template,
+            seq: i + 1,
+            arrival: i + 1,
+            headers: { ...template.headers },
+            requestHeaders: { ...template.requestHeaders },
+          }
+          for (const name of fields) {
+            if (name === 'path') next.path = `/v1/pets/${value}`
+            if (name === 'query') next.query = value
+            if (name === 'remaining') next.headers = { ...next.headers, 'x-ratelimit-remaining': value }
+            if (name === 'requestHeader') next.requestHeaders = { ...next.requestHeaders, authorization: value, empty: `${value}!` }
+            if (name === 'body') next.body = value === '' ? undefined : `{"n":"${value}"}`
+            if (name === 'responseBody') next.responseBody = `${value}${'r'.repeat(70)}`
+            if (name === 'meta') next.meta = undefined
+            if (name === 'pairs') next.headers = { ...next.headers, [`x-${value}`]: value }
+            if (name === 'code') next.code = value
+          }
+          written.push([next, log.append(next)])
+        }
+        for (const [expected, where] of written) {
+          if (!where) throw new Error('not stored')
+          expect(unpack(where)).toEqual(expected)
+        }
+      }),
+      { numRuns: 300 },
     )
   })
+})
 
-  it('records deliveries turn after turn while some answers stay held for many turns', () => {
-    // Turns of 10 answers delivered oldest first, with one answer in every 7th turn held back until the end: the
-    // answers behind a held-back one are found past it.
-    const journal = createJournal({ limit: 5_000, now: () => 0 })
-    const heldBack: { answer: ApiResponse; n: number }[] = []
-    let n = 0
-    for (let turn = 0; turn < 300; turn++) {
-      const answers: { answer: ApiResponse; n: number }[] = []
-      for (let i = 0; i < 10; i++) {
-        n += 1
-        const answer = response(`{"n":${n}}`)
-        journal.record(request(`/v1/pets/${n}`), answer, { arrival: n })
-        answers.push({ answer, n })
-      }
-      for (const [i, held] of answers.entries()) {
-        if (turn % 7 === 0 && i === 3) heldBack.push(held)
-        else journal.delivered(held.answer, held.n + 1)
-      }
+describe('a journal over chunks', () => {
+  const record = (journal: ReturnType<typeof createJournal>, path: string) =>
+    journal.record(
+      { method: 'GET', path, query: '', headers: { authorization: 'Bearer test-pro' }, body: undefined },
+      // A body of its own per entry, 2 KB.
+      { status: 200, headers: {}, body: `${path} ${'x'.repeat(2000)}` },
+      { arrival: 1 },
+    )
+
+  it('holds a bounded number of bytes however many entries pass through it', () => {
+    const budget = createJournalBudget()
+    const journal = createJournal({ limit: 100, now: () => 0, budget })
+    const seen: number[] = []
+    for (let i = 0; i < 20_000; i++) {
+      record(journal, `/v1/pets/${i}`)
+      if (i % 1000 === 999) seen.push(budget.bytes)
     }
-    for (const held of heldBack) journal.delivered(held.answer, -held.n)
-    const byPath = new Map(journal.all().map((entry) => [entry.path, entry.delivered]))
-    expect(byPath.size).toBe(3_000)
-    for (let i = 1; i <= 3_000; i++) {
-      const wasHeld = heldBack.some((held) => held.n === i)
-      expect(byPath.get(`/v1/pets/${i}`)).toBe(wasHeld ? -i : i + 1)
-    }
+    expect(journal.all()).toHaveLength(100)
+    expect(journal.all().at(-1)?.path).toBe('/v1/pets/19999')
+    // 100 entries of 2 KB: a few 64 KiB chunks, the same number from the first thousand on.
+    expect(Math.max(...seen)).toBeLessThanOrEqual(6 * 64 * 1024)
+    expect(new Set(seen.slice(2)).size).toBe(1)
   })
 
-  it('records deliveries that keep lagging five answers behind the recording', () => {
-    // The queue never empties: its front moves on, and its taken slots are dropped from time to time.
-    const journal = createJournal({ limit: 1_000, now: () => 0 })
-    const answers: ApiResponse[] = []
-    for (let i = 1; i <= 1_000; i++) {
-      const answer = response(`{"n":${i}}`)
-      answers.push(answer)
-      journal.record(request(`/v1/pets/${i}`), answer, { arrival: i })
-      if (i > 5) journal.delivered(answers[i - 6] as ApiResponse, 3 * (i - 5))
-    }
-    for (let i = 995; i < 1_000; i++) journal.delivered(answers[i] as ApiResponse, 3 * (i + 1))
-    expect(journal.all().map((entry) => entry.delivered)).toEqual(Array.from({ length: 1_000 }, (_, i) => 3 * (i + 1)))
+  it('drops whole chunks of the oldest entries, of any journal, when the budget needs room', () => {
+    const budget = createJournalBudget(256 * 1024)
+    const a = createJournal({ limit: 1000, now: () => 0, budget })
+    const b = createJournal({ limit: 1000, now: () => 0, budget })
+    for (let i = 0; i < 300; i++) record(i % 2 ? b : a, `/p/${i}`)
+    expect(budget.bytes).toBeLessThanOrEqual(256 * 1024)
+    expect(budget.dropped).toBeGreaterThan(0)
+    expect(a.all().length + b.all().length + budget.dropped).toBe(300)
+    // The newest entries of both are kept; what is gone is the oldest.
+    expect(b.all().at(-1)?.path).toBe('/p/299')
+    expect(a.all().at(-1)?.path).toBe('/p/298')
+    expect(a.all()[0]?.path).not.toBe('/p/0')
+  })
+})
+
+describe('response bodies repeated by one answer after another', () => {
+  const answer = (journal: ReturnType<typeof createJournal>, path: string, body: string) => {
+    const response = { status: 200, headers: { 'content-type': 'application/json' }, body }
+    journal.record({ method: 'GET', path, query: 'limit=20', headers: {}, body: undefined }, response, { arrival: 1 })
+    journal.delivered(response, 2)
+  }
+
+  const repeatedPage = `[${'{"id":1,"name":"Rex 🐕","categoryId":1},'.repeat(40)}]`
+  // A thousand answers, one after another, with the same body.
+  const answeredAlike = () => {
+    const budget = createJournalBudget()
+    const journal = createJournal({ limit: 1000, now: () => 0, budget })
+    for (let i = 0; i < 1000; i++) answer(journal, `/v1/pets/${i}`, repeatedPage)
+    return { budget, journal }
+  }
+
+  it('gives a body repeated by one answer after another back with every entry', () => {
+    const { journal } = answeredAlike()
+    const entries = journal.all()
+    expect(entries).toHaveLength(1000)
+    for (const entry of entries) expect(entry.responseBody).toBe(repeatedPage)
+  })
+
+  it('gives back the right body of every entry kept, whatever the order of bodies repeated, new or short', () => {
+    const bodies: Record<string, string> = { a: 'a'.repeat(3000), b: `${'b'.repeat(100)}犬`, short: 'tiny' }
+    const bodyOf = (pick: string, i: number) => bodies[pick] ?? `${i} ${'u'.repeat(3000)}`
+    fc.assert(
+      fc.property(
+        fc.array(fc.constantFrom('a', 'b', 'short', 'new', 'new'), { minLength: 1, maxLength: 1500, size: 'max' }),
+        fc.integer({ min: 1, max: 60 }),
+        (picks, limit) => {
+          const journal = createJournal({ limit, now: () => 0, budget: createJournalBudget(512 * 1024) })
+          for (const [i, pick] of picks.entries()) answer(journal, `/${i}/${pick}`, bodyOf(pick, i))
+          for (const entry of journal.all()) {
+            const [, i, pick] = entry.path.split('/')
+            expect(entry.responseBody).toBe(bodyOf(pick as string, Number(i)))
+          }
+        },
+      ),
+      { numRuns: 150 },
+    )
   })
 })

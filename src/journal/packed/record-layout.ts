@@ -1,5 +1,5 @@
 /**
- * The layout of one journal entry in a chunk. `ChunkLog` (chunk-log.ts) decides where a record goes; this file writes
+ * The layout of one journal entry in a chunk. `ChunkLog` (entries-ring.ts) decides where a record goes; this file writes
  * and reads it. Every record is written whole, from its own entry alone: it refers to no other record, so it is read
  * from its own bytes (decisions/022). A record is, one part after the other:
  *
@@ -33,7 +33,7 @@ export interface Chunk {
 
 /**
  * The record's header: each number's place from the record's start and how it is stored. The fields lie one after
- * another (chunk-log.test.ts checks it); a field of an entry is added here, then written in `writeRecord` and read
+ * another (entries-ring.test.ts checks it); a field of an entry is added here, then written in `writeRecord` and read
  * in `unpack`. An `f64` that may be absent is NaN when it is.
  */
 export const FIELDS = {
