@@ -69,11 +69,6 @@ export function problem(
   return { status, headers: jsonHeaders(headers), body: JSON.stringify({ code, message, status }) }
 }
 
-/** A 2xx JSON response, with headers of its own as `problem` gives. */
-export function json(status: number, body: string, headers?: Readonly<Record<string, string>>): ApiResponse {
-  return { status, headers: jsonHeaders(headers), body }
-}
-
 /** A thrown error's message for a client or a command line: without the `[petstore-mock]` prefix of library errors. */
 export function plainMessage(error: unknown): string {
   return (error instanceof Error ? error.message : String(error)).replace(/^\[petstore-mock\] /, '')

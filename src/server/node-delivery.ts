@@ -24,7 +24,7 @@ export interface DeliveryOptions<E extends Exchange> {
   /** Extra latency of each API answer in ms, on top of a scenario's (the server's `--latency`). */
   readonly latency?: (() => number) | undefined
   /** After an answer was written, or dropped (status 0) by a scenario fault. */
-  readonly onAnswered?: (exchange: E, status: number, response: ApiResponse) => void
+  readonly onAnswered?: ((exchange: E, status: number, response: ApiResponse) => void) | undefined
   /** After the mock failed to answer (a bug): the 500 is written already. */
   readonly onFailed?: (exchange: E, error: unknown) => void
   /**

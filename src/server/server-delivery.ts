@@ -46,7 +46,9 @@ export function serverDelivery(options: ServerDeliveryOptions, saver: StateSaver
           saver.changed()
           log.answered(exchange, status, response)
         }
-      : log.answered,
+      : log.silent
+        ? undefined
+        : log.answered,
     onFailed(exchange, error) {
       if (isHangUp(error)) return log.line(exchange, 0, undefined, 'aborted')
       console.error('[petstore-mock] Request failed:', error)
