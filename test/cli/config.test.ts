@@ -175,6 +175,13 @@ describe('petstore-mock config validate FILE', () => {
     expect(stderr).toBe(`${threeLines(file).join('\n')}\n`)
   })
 
+  it('prints the same lines for petstore-mock verify --config, before it sends anything', async () => {
+    const file = await write(THREE_PROBLEMS)
+    const { code, stdout, stderr } = await runCli(['verify', '--target', 'http://127.0.0.1:9/v1', '--key', 'secret-verify-key', '--config', file])
+    expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
+    expect(stderr).toBe(`${threeLines(file).map((line) => `petstore-mock verify: ${line}`).join('\n')}\n`)
+  })
+
   it('names the key inside a list and a union, and what the value must be', async () => {
     const file = await write({ pets: [{ id: 1, name: 7, categoryId: 1 }], latency: { min: 'a', max: 5 }, redis: 'x' })
     const { code, stderr } = await runCli(['config', 'validate', file])

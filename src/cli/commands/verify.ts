@@ -172,7 +172,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     return 2
   }
   // Loaded only now, so --help and usage errors answer at once.
-  const [{ loadConfig }, { formatJson, formatTable, VerifyError, verify, writeConfigFile }] = await Promise.all([
+  const [{ ConfigError, loadConfig, problemLine }, { formatJson, formatTable, VerifyError, verify, writeConfigFile }] = await Promise.all([
     import('../../server/config-file.js'),
     import('../../verify/index.js'),
   ])
@@ -181,7 +181,10 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     try {
       mock = await loadConfig(cli.config)
     } catch (error) {
-      return fail(`--config: ${plainMessage(error)}`)
+      // Every problem of the file, one line each as the server and `config validate` print them.
+      if (!(error instanceof ConfigError) || error.problems.length === 0) return fail(`--config: ${plainMessage(error)}`)
+      for (const problem of error.problems) err(`petstore-mock verify: ${problemLine(cli.config, problem)}`)
+      return 2
     }
   }
   // With --json, stdout holds the JSON only: the budget line and waits go to stderr.
