@@ -31,6 +31,13 @@ describe('the standalone server with baseUrl /api/v1', () => {
     expect(response.headers.get('link')).toBe('</api/v1/pets>; rel="successor-version"')
   })
 
+  it('serves an OpenAPI document whose server is under /api/v1, where the API answers', async () => {
+    const { url } = await startServer({ seed: 3, pets: 5, baseUrl: '/api/v1' })
+    const document = (await (await fetch(`${url}/__mock/openapi.json`)).json()) as { servers: { url: string }[] }
+    expect(document.servers[0]?.url).toBe(`${url}/api/v1`)
+    expect((await fetch(`${document.servers[0]?.url}/pets/1`, { headers: auth('test-pro') })).status).toBe(200)
+  })
+
   it('journals and exports the path the client sent, base path included', async () => {
     const { url } = await startServer({ seed: 3, pets: 5, baseUrl: '/api/v1' })
     await fetch(`${url}/api/v1/pets`, { method: 'POST', headers: json, body: NEW_PET })

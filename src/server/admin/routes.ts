@@ -80,6 +80,7 @@ export function addInfoRoutes(
     })
   })
   app.get('/__mock/openapi.json', (_req, res) => {
-    res.json(openApiDocument({ serverUrl: `${info.serverUrl()}/v1`, maxNameLength: info.maxNameLength }))
+    // The API lives under the world's base path (`baseUrl`, e.g. `/api/v1`), not always `/v1`.
+    res.json(openApiDocument({ serverUrl: `${info.serverUrl()}${sessions.main.basePath}`, maxNameLength: info.maxNameLength }))
   })
 }
