@@ -1,5 +1,5 @@
 /**
- * `--config FILE` (README, "A config file"): every option in one JSON file, flags > environment > file > defaults,
+ * `--config FILE` (docs/server.md, "A config file"): every option in one JSON file, flags > environment > file > defaults,
  * errors that name their source, the file's JSON Schema shipped and current, and the same file loaded in-process;
  * `petstore-mock config validate FILE` (src/cli/commands/config.ts), each problem one line `FILE: key: message`
  * naming the key, what it allows and what it got, never a zod dump, as the server prints it too.
@@ -127,9 +127,9 @@ describe('the config file JSON Schema', () => {
     expect(await readFile(join(ROOT, 'config.schema.json'), 'utf8')).toBe(configJsonSchema())
   })
 
-  it('accepts the example of the README section "A config file"', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
-    const section = readme.slice(readme.indexOf('### A config file'))
+  it('accepts the example of the section "A config file" of docs/server.md', async () => {
+    const guide = await readFile(join(ROOT, 'docs', 'server.md'), 'utf8')
+    const section = guide.slice(guide.indexOf('## A config file'))
     const example = /```json\n([\s\S]*?)```/.exec(section)?.[1]
     expect(example).toBeDefined()
     expect(ConfigSchema.safeParse(JSON.parse(example as string)).error).toBeUndefined()
@@ -177,9 +177,21 @@ describe('petstore-mock config validate FILE', () => {
 
   it('prints the same lines for petstore-mock verify --config, before it sends anything', async () => {
     const file = await write(THREE_PROBLEMS)
-    const { code, stdout, stderr } = await runCli(['verify', '--target', 'http://127.0.0.1:9/v1', '--key', 'secret-verify-key', '--config', file])
+    const { code, stdout, stderr } = await runCli([
+      'verify',
+      '--target',
+      'http://127.0.0.1:9/v1',
+      '--key',
+      'secret-verify-key',
+      '--config',
+      file,
+    ])
     expect({ code, stdout }).toEqual({ code: 2, stdout: '' })
-    expect(stderr).toBe(`${threeLines(file).map((line) => `petstore-mock verify: ${line}`).join('\n')}\n`)
+    expect(stderr).toBe(
+      `${threeLines(file)
+        .map((line) => `petstore-mock verify: ${line}`)
+        .join('\n')}\n`,
+    )
   })
 
   it('names the key inside a list and a union, and what the value must be', async () => {

@@ -1,6 +1,6 @@
 /**
  * The state file's folder at start (src/cli/serve.ts `ensureStateFolder`): a missing one is created as `mkdir -p`
- * does, with a one-line notice, so the README's config example (`"stateFile": "./state/petstore.json"`) runs as
+ * does, with a one-line notice, so the config example of docs/server.md (`"stateFile": "./state/petstore.json"`) runs as
  * written; one that cannot be made stops the start with exit 2, naming where the path came from and the fix.
  */
 import { mkdtemp, readFile, rm, stat, writeFile } from 'node:fs/promises'
@@ -38,9 +38,9 @@ describe('a missing folder of the state file', () => {
     expect(cli.stderr()).toContain('created')
   })
 
-  it('lets the example of the README section "A config file" run as written (the port given as a flag)', async () => {
-    const readme = await readFile(join(ROOT, 'README.md'), 'utf8')
-    const example = /```json\n([\s\S]*?)```/.exec(readme.slice(readme.indexOf('### A config file')))?.[1] ?? ''
+  it('lets the example of the section "A config file" of docs/server.md run as written (the port given as a flag)', async () => {
+    const guide = await readFile(join(ROOT, 'docs', 'server.md'), 'utf8')
+    const example = /```json\n([\s\S]*?)```/.exec(guide.slice(guide.indexOf('## A config file')))?.[1] ?? ''
     expect(JSON.parse(example)).toHaveProperty('stateFile')
     const file = join(dir, 'petstore-mock.json')
     await writeFile(file, example)

@@ -1,4 +1,4 @@
-/** The mock mounted in a user's own express app (README, "Mount it in your own express app"). */
+/** The mock mounted in a user's own express app (docs/server.md, "Mount it in your own express app"). */
 import type { Server } from 'node:http'
 import type { AddressInfo } from 'node:net'
 import express from 'express'

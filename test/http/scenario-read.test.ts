@@ -1,6 +1,6 @@
 /**
  * `GET /__mock/scenario` reads back what `PUT /__mock/scenario` sets, in the shape PUT answers (`{ "scenario": name }`),
- * per session (`X-Mock-Session`) and behind the admin token like the rest of the admin API (README, "Admin API").
+ * per session (`X-Mock-Session`) and behind the admin token like the rest of the admin API (docs/server.md, "Admin API").
  * Loopback only.
  */
 import { afterEach, describe, expect, it } from 'vitest'
