@@ -3,7 +3,7 @@
  * and category ids are plain numbers, as `JSON.parse` gives them. Inside the mock they are exact int64
  * `bigint`s (`PetRecord`); a `number` holds integers exactly only up to 2^53 (`Number.MAX_SAFE_INTEGER`,
  * 9007199254740991): larger ids lose their last digits in `JSON.parse`. Read those from the response text
- * with a lossless JSON parser (README, "int64 ids").
+ * with a lossless JSON parser (docs/in-process.md, "The API's types, and int64 ids").
  *
  * @see ../shared/spec/pet-store-service.md "Resources and their fields"
  */

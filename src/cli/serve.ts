@@ -75,7 +75,7 @@ async function nearestExisting(folder: string): Promise<{ path: string; isFolder
 }
 
 /**
- * Creates the state file's folder when it is missing, as `mkdir -p` does, with a one-line notice on stderr (README,
+ * Creates the state file's folder when it is missing, as `mkdir -p` does, with a one-line notice on stderr (docs/server.md,
  * "A config file": its `./state/petstore.json` works as written). A folder that cannot be made is a usage error naming
  * where the path came from (`source`) and the fix (test/cli/state-folder.test.ts).
  */

@@ -188,7 +188,7 @@ function got(entry: PetEntry | undefined, petId: string): ApiResponse {
 function listOrders(world: ApiWorld): ApiResponse {
   return problem(
     'not_implemented',
-    `GET ${world.basePath}/store/orders is listed by the Pet Store spec, but the spec does not define it, so petstore-mock cannot answer it. Put your own msw handler in front of it (see README, "Your own handlers").`,
+    `GET ${world.basePath}/store/orders is listed by the Pet Store spec, but the spec does not define it, so petstore-mock cannot answer it. Put your own msw handler in front of it (see docs/in-process.md and docs/server.md, "Your own handlers").`,
   )
 }
 

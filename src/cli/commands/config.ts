@@ -1,5 +1,5 @@
 /**
- * `petstore-mock config validate FILE` (README, "A config file"): checks a config file as `--config` reads it (the
+ * `petstore-mock config validate FILE` (docs/server.md, "A config file"): checks a config file as `--config` reads it (the
  * same schema, the folders and module it names), without starting the server. Prints `FILE is valid` (exit 0), or
  * each problem as one line `FILE: key: message` (exit 2), as the server would refuse the file
  * (test/cli/config.test.ts). Its command line is read by the shared parser (../parse.ts).
