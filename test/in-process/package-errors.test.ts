@@ -3,15 +3,15 @@
  * its class's own `name`, so callers tell them apart by class and a minified bundle still names them.
  */
 import { describe, expect, it } from 'vitest'
-import { ReadError } from '../cli/commands/snapshot-read.js'
-import { UsageError } from '../cli/parse.js'
-import { PetStoreMockError as Exported } from '../index.js'
-import { ConfigError } from '../server/config-file.js'
-import { StateFileError } from '../server/state/file.js'
-import { StaleSnapshotError } from '../snapshot.js'
-import { BodyTooLargeError } from '../verify/read-body.js'
-import { Skip, VerifyError } from '../verify/types.js'
-import { PetStoreMockError, RedisStartError, StoreUnavailableError } from './errors.js'
+import { ReadError } from '../../src/cli/commands/snapshot-read.js'
+import { UsageError } from '../../src/cli/parse.js'
+import { PetStoreMockError, RedisStartError, StoreUnavailableError } from '../../src/core/errors.js'
+import { PetStoreMockError as Exported } from '../../src/index.js'
+import { ConfigError } from '../../src/server/config-file.js'
+import { StateFileError } from '../../src/server/state/file.js'
+import { StaleSnapshotError } from '../../src/snapshot.js'
+import { BodyTooLargeError } from '../../src/verify/read-body.js'
+import { Skip, VerifyError } from '../../src/verify/types.js'
 
 const errors: readonly [string, PetStoreMockError][] = [
   ['StoreUnavailableError', new StoreUnavailableError('down')],
