@@ -84,7 +84,11 @@ export function createAdminApp(options: AdminOptions): express.Express {
   addJournalRoutes(app, options.reads)
   addUiRoutes(app)
   app.use((req, res) =>
-    refuse(res, 'route_not_found', `No admin operation at ${req.method} ${req.path}. See GET /__mock/health and docs/server.md, "Admin API".`),
+    refuse(
+      res,
+      'route_not_found',
+      `No admin operation at ${req.method} ${req.path}. See GET /__mock/health and docs/server.md, "Admin API".`,
+    ),
   )
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large') return refuse(res, 'payload_too_large', 'Admin request body is larger than 64 MiB.')
