@@ -109,7 +109,7 @@ export function createWorldEvents(parts: {
   rateLimiter: QuotaStore
   scenario: () => string
 }): WorldEvents {
-  const { journal, clock, keys, rateLimiter, scenario } = parts
+  const { clock, keys, rateLimiter, scenario } = parts
   const listeners = new Set<(event: WorldEvent) => void>()
   let detach: (() => void) | undefined
   let quotaTimer: ReturnType<typeof setTimeout> | undefined

@@ -48,7 +48,7 @@ export function withScenarioHeader(
   return {
     handle(request) {
       const requested = request.headers['x-mock-scenario']
-      if (typeof requested === 'string' && requested !== '' && requested !== active.name) return inScenario(requested, request)
+      if (typeof requested === 'string' && requested !== '' && requested !== active.scenario.name) return inScenario(requested, request)
       return active.api.handle(request)
     },
     forget: () => worlds.clear(),
@@ -66,13 +66,13 @@ export interface JournalStep extends Api {
  * @example
  * const step = withJournal(api, journal, scenarios.active)
  */
-export function withJournal(next: Api, journal: JournalRecorder, active: Pick<ActiveScenario, 'name'>): JournalStep {
+export function withJournal(next: Api, journal: JournalRecorder, active: Pick<ActiveScenario, 'scenario'>): JournalStep {
   let arrivals = 0
   const record = (request: ApiRequest, response: ApiResponse, arrival: number, started: number): ApiResponse => {
     const durationMs = performance.now() - started
     journal.record(request, response, {
       arrival,
-      scenario: response.meta?.scenario ?? active.name,
+      scenario: response.meta?.scenario ?? active.scenario.name,
       fault: response.meta?.fault,
       durationMs,
     })

@@ -21,8 +21,8 @@ import { petsAreGenerated, startingPets } from './starting-pets.js'
 export interface ActiveScenario {
   /** The core with the current scenario's faults around it (the core itself when it has none). */
   readonly api: Api
-  /** The current scenario's name. */
-  readonly name: string
+  /** The current scenario (`ScenarioSwitch.current`). */
+  readonly scenario: Scenario
 }
 
 export interface ScenarioSwitch {
@@ -72,8 +72,7 @@ function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, ra
  */
 export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   const { options, core, keys, rateLimiter, clock, journal, data } = parts
-  let current = options.scenario
-  const active = { api: core, name: current.name }
+  const active = { api: core, scenario: options.scenario }
   /**
    * The last scenario's starting pets when they were given as data. Pets generated from a seed are generated again
    * at each start: kept, they were records held beside the stored pets for the world's life, which every full
@@ -95,15 +94,14 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
       active.api = next.faults?.length
         ? withFaults(core, { rules: next.faults, random: createRandom(seed ^ 0x9e3779b9), basePath: options.basePath, scenario: next.name })
         : core
-      active.name = next.name
-      current = next
+      active.scenario = next
     }
   }
 
   return {
     active,
     get current() {
-      return current
+      return active.scenario
     },
     apply: (next) => prepare(next)(),
     start(next, first = false) {
