@@ -7,7 +7,7 @@ import { resolve } from 'node:path'
 import { plainMessage } from '../core/errors.js'
 import { ConfigError, loadConfig, problemLine, readNamedFiles } from '../server/config-file.js'
 import type { PetStoreServerOptions } from '../server/http-server.js'
-import { COMMANDS, type Command, type Parsed, parseCommand, UsageError, version, wholeNumber } from './parse.js'
+import { COMMANDS, type Command, parseCommand, UsageError, version, wholeNumber } from './parse.js'
 import { oneOf, readLatency, readMediaTypeStatus, readOrigins, readProxy, readRedis } from './values.js'
 
 const LISTENS = 'Where it listens'
@@ -202,49 +202,21 @@ export interface ParsedCli {
   source(key: keyof PetStoreServerOptions): string
 }
 
-/** The server option each flag sets, where the names differ or the flag names a file read later. */
-const OPTION_OF = {
-  port: 'port',
-  host: 'host',
-  seed: 'seed',
-  pets: 'pets',
-  scenario: 'scenario',
-  scenarios: 'scenarios',
-  fixtures: 'fixtures',
-  handlers: 'handlers',
-  'state-file': 'stateFile',
-  redis: 'redis',
-  latency: 'latency',
-  'cors-origin': 'corsOrigin',
-  proxy: 'proxy',
-  'admin-token': 'adminToken',
-  log: 'log',
-  fsync: 'fsync',
-  'journal-max-bytes': 'journalMaxBytes',
-  'media-type-status': 'mediaTypeErrorStatus',
-  'max-sessions': 'maxSessions',
-} as const satisfies Record<Exclude<keyof typeof OPTIONS, 'config'>, string>
+/** The server option a flag sets: the flag in camelCase (`state-file`: `stateFile`), but for the one named otherwise. */
+const optionOf = (flag: string): string =>
+  flag === 'media-type-status' ? 'mediaTypeErrorStatus' : flag.replace(/-(\w)/g, (_dash, letter: string) => letter.toUpperCase())
 
-/** The flags whose values are files and folders, read by `readNamedFiles` rather than given as plain values. */
-const NAMED = new Set<string>(['scenarios', 'fixtures', 'handlers'])
-
-/** The options given as plain values, under the names of the server's options. */
-function valueOptions({ values }: Parsed<typeof OPTIONS>): PetStoreServerOptions {
-  const given = Object.entries(OPTION_OF).filter(([flag]) => !NAMED.has(flag) && values[flag as keyof typeof OPTION_OF] !== undefined)
-  return Object.fromEntries(given.map(([flag, key]) => [key, values[flag as keyof typeof OPTION_OF]])) as PetStoreServerOptions
-}
+/** The flags that are no plain value: the config file itself, and the files and folders `readNamedFiles` reads. */
+const NOT_VALUES = new Set<string>(['config', 'scenarios', 'fixtures', 'handlers'])
 
 /**
  * Reads flags and environment into server options, or the text to print for --help or --version; throws UsageError
- * on anything wrong.
+ * on anything wrong. The config file (if any) comes first, the flags and environment over it; then the files they all
+ * name are read and checked.
  */
 export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ParsedCli | string> {
   const parsed = parseCommand(SERVE, argv, env)
-  return typeof parsed === 'string' ? parsed : withFiles(parsed)
-}
-
-/** The config file (if any), then the flags and environment over it; then the files they all name, read and checked. */
-async function withFiles(parsed: Parsed<typeof OPTIONS>): Promise<ParsedCli> {
+  if (typeof parsed === 'string') return parsed
   const { values, label } = parsed
   const config = values.config
   let file: PetStoreServerOptions = {}
@@ -261,16 +233,16 @@ async function withFiles(parsed: Parsed<typeof OPTIONS>): Promise<ParsedCli> {
       throw new UsageError(lines.join('\n'))
     }
   }
-  const flagOf = new Map<string, keyof typeof OPTION_OF>(
-    Object.entries(OPTION_OF).map(([flag, key]) => [key, flag as keyof typeof OPTION_OF]),
-  )
+  const flags = Object.keys(OPTIONS).filter((flag) => flag !== 'config') as (keyof typeof OPTIONS)[]
+  const flagOf = new Map(flags.map((flag) => [optionOf(flag), flag]))
   const source = (key: string): string => {
     const flag = flagOf.get(key)
     if (flag !== undefined && values[flag] !== undefined) return label(flag)
     if (config !== undefined && Object.hasOwn(file, key)) return `${config}: ${key}`
     return flag === undefined ? key : `--${flag}`
   }
-  const options: PetStoreServerOptions = { ...file, ...valueOptions(parsed) }
+  const given = Object.entries(values).filter(([flag]) => !NOT_VALUES.has(flag))
+  const options: PetStoreServerOptions = { ...file, ...Object.fromEntries(given.map(([flag, value]) => [optionOf(flag), value])) }
   if (options.redis !== undefined && options.stateFile !== undefined)
     throw new UsageError(
       `${source('redis')} and ${source('stateFile')} cannot go together: with Redis, Redis holds the state (use its own persistence). Give one of them.`,

@@ -268,11 +268,7 @@ function fromEnv(
 export function usageFailed(command: Command<OptionTable>, error: unknown): 2 {
   if (!(error instanceof UsageError)) throw error
   // A message of several problems (a config file's) is a line each, each naming the command.
-  process.stderr.write(
-    `${error.message
-      .split('\n')
-      .map((line) => `${command.name}: ${line}`)
-      .join('\n')}\n`,
-  )
+  const lines = error.message.split('\n').map((line) => `${command.name}: ${line}`)
+  process.stderr.write(`${lines.join('\n')}\n`)
   return 2
 }

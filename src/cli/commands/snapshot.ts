@@ -118,22 +118,18 @@ async function checkOut(options: SnapshotOptions): Promise<string | undefined> {
   if (!(await stat(folder).catch(() => undefined))?.isDirectory())
     return `--out ${options.out}: its folder ${folder} does not exist. Create it first (mkdir -p ${folder}).`
   if ((await stat(options.out).catch(() => undefined))?.isDirectory()) return `--out ${options.out} is a folder: name a file in it.`
-  if (
-    !(await access(folder, constants.W_OK).then(
-      () => true,
-      () => false,
-    ))
-  )
-    return `--out ${options.out}: the folder ${folder} is not writable. Pick another --out.`
-  const log = await stat(`${options.out}.log`).catch(() => undefined)
-  const segments = segmentsOf(`${options.out}.log`).map((segment) => segment.file)
-  if (options.format === 'state-file' && ((log !== undefined && log.size > 0) || segments.length > 0)) {
-    const files = [...(log !== undefined && log.size > 0 ? [`${options.out}.log`] : []), ...segments]
+  const writable = await access(folder, constants.W_OK)
+    .then(() => true)
+    .catch(() => false)
+  if (!writable) return `--out ${options.out}: the folder ${folder} is not writable. Pick another --out.`
+  if (options.format === 'world') return undefined
+  const log = `${options.out}.log`
+  const files = [...((await stat(log).catch(() => undefined))?.size ? [log] : []), ...segmentsOf(log).map((segment) => segment.file)]
+  if (files.length > 0)
     return (
       `--out ${options.out} has a change log ${files.join(', ')} (a server using it as --state-file runs, or crashed): ` +
       `it would be replayed over the snapshot. Stop that server and delete ${files.length > 1 ? 'them' : 'it'}, or pick another --out.`
     )
-  }
   return undefined
 }
 

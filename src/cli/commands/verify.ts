@@ -103,8 +103,8 @@ export const VERIFY: Command<typeof OPTIONS> = {
 
 interface VerifyCli {
   readonly verify: Omit<VerifyOptions, 'fetch' | 'mock' | 'onProgress'>
-  readonly config?: string
-  readonly writeConfig?: string
+  readonly config: string | undefined
+  readonly writeConfig: string | undefined
   readonly json: boolean
 }
 
@@ -125,24 +125,22 @@ function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Verif
   const allowBan = values['allow-ban'] === true
   if (allowQuota && freeKey === undefined) throw new UsageError('--allow-quota needs --free-key KEY: a Free-plan key of the target.')
   if (allowBan && !allowQuota) throw new UsageError('--allow-ban needs --allow-quota (and --free-key): the ban follows a 429.')
-  const verify = {
-    target,
-    key,
-    freeKey,
-    allowWrites: values['allow-writes'] === true,
-    allowQuota,
-    allowBan,
-    maxRequests: values['max-requests'],
-    maxWaitSeconds: values['max-wait'],
-    timeoutMs: values.timeout,
-    maxBodyBytes: values['max-body-bytes'],
-  }
-  const { config, 'write-config': writeConfig } = values
   return {
-    verify,
     json: values.json === true,
-    ...(config === undefined ? {} : { config }),
-    ...(writeConfig === undefined ? {} : { writeConfig }),
+    config: values.config,
+    writeConfig: values['write-config'],
+    verify: {
+      target,
+      key,
+      freeKey,
+      allowWrites: values['allow-writes'] === true,
+      allowQuota,
+      allowBan,
+      maxRequests: values['max-requests'],
+      maxWaitSeconds: values['max-wait'],
+      timeoutMs: values.timeout,
+      maxBodyBytes: values['max-body-bytes'],
+    },
   }
 }
 
