@@ -69,6 +69,10 @@ export interface JournalRecorder extends Journal {
   record(request: ApiRequest, response: ApiResponse, extra: RecordExtra): void
   /** The host handed `response` to the client when `nextArrival` was the next arrival number. */
   delivered(response: ApiResponse, nextArrival: number): void
+  /** Calls `listener` after each `clear()` (the world's event stream says so); returns the function that stops it. */
+  onClear(listener: () => void): () => void
+  /** `clear()` without telling the `onClear` listeners: for a reset, a scenario switch or an eviction, which send their own event. */
+  empty(): void
 }
 
 /** The first entry, recorded or coming, that matches; rejects after `timeout` ms. */
@@ -235,6 +239,7 @@ export function createJournal({
   let seq = 0
   const waiters = new Set<(entry: JournalEntry) => void>()
   const listeners = new Set<Listener>()
+  const clearListeners = new Set<() => void>()
   const all = (): JournalEntry[] => entries.live().map(entryOf)
   return {
     limit,
@@ -271,7 +276,15 @@ export function createJournal({
       listeners.add(listener)
       return () => listeners.delete(listener)
     },
-    clear: () => entries.clear(),
+    onClear(listener) {
+      clearListeners.add(listener)
+      return () => clearListeners.delete(listener)
+    },
+    empty: () => entries.clear(),
+    clear() {
+      entries.clear()
+      for (const listener of clearListeners) listener()
+    },
     waitFor: (predicate, options = {}) => waitForEntry(all, waiters, predicate, options.timeout ?? 5_000, () => seq),
   }
 }

@@ -58,7 +58,7 @@ export function parseFrames(text: string): { frames: Frame[]; rest: string } {
   return { frames, rest }
 }
 
-const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state', 'gap'])
+const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state', 'cleared', 'gap'])
 
 /**
  * @example
@@ -88,6 +88,18 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
     await call(method, path, body)
   }
 
+  // Where the API lives: `/__mock/health` says (a server started with `--base-url /api/v1` serves it there), read
+  // with the first page of requests, before the table can be empty and show the first-request hint.
+  let basePath = '/v1'
+  let health: Promise<void> | undefined
+  const readBasePath = () =>
+    (health ??= json<{ basePath?: string }>('/__mock/health').then(
+      (answer) => {
+        basePath = answer.basePath ?? basePath
+      },
+      () => undefined,
+    ))
+
   return {
     label: origin,
     session: options.session,
@@ -95,10 +107,12 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
     firstRequest(key) {
       const header = (value: string) => `-H '${value}' `
       const session = options.session === 'default' ? '' : header(`X-Mock-Session: ${options.session}`)
-      // The admin API does not say where the API lives: its default, `/v1`, as the OpenAPI document's server URL says.
-      return `curl ${key ? header(`Authorization: Bearer ${key}`) : ''}${session}${origin}/v1/pets`
+      return `curl ${key ? header(`Authorization: Bearer ${key}`) : ''}${session}${origin}${basePath}/pets`
     },
-    requests: async (limit) => (await json<RequestRow[]>(`/__mock/requests?limit=${limit}`)).reverse(),
+    requests: async (limit) => {
+      await readBasePath()
+      return (await json<RequestRow[]>(`/__mock/requests?limit=${limit}`)).reverse()
+    },
     async request(seq) {
       try {
         return await json<RequestDetail>(`/__mock/requests/${seq}`)

@@ -102,9 +102,10 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
       if (event.data.connected) void refresh()
       else if (event.data.message) notify(event.data.message, true)
     } else {
-      // A reset and a scenario switch start the journal afresh (the world's `reset`, `useScenario`): the open entry is
+      // A reset, a scenario switch and a cleared journal start the journal afresh (the world's `reset`, `useScenario`): the open entry is
       // not in it. An import keeps the journal (a state holds no journal): the entry stays while the journal holds it.
       if (event.type === 'reset') requests.forget('the session was reset')
+      else if (event.type === 'cleared') requests.forget('the journal was cleared')
       else if (event.type === 'scenario') requests.forget(`the scenario "${event.data.scenario}" started`)
       else void requests.recheck('a state was imported')
       void refresh()

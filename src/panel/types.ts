@@ -53,7 +53,7 @@ export type PanelEvent =
   | { readonly type: 'request'; readonly data: RequestRow }
   | { readonly type: 'quota'; readonly data: readonly KeyRow[] }
   | { readonly type: 'clock'; readonly data: ClockRow }
-  | { readonly type: 'scenario' | 'reset' | 'state'; readonly data: { readonly scenario: string } }
+  | { readonly type: 'scenario' | 'reset' | 'state' | 'cleared'; readonly data: { readonly scenario: string } }
   /** Under load the server left out the requests between `after` and `before` (exclusive): the table reads them. */
   | { readonly type: 'gap'; readonly data: { readonly after: number; readonly before: number } }
   /** The source lost its connection (`connected: false`) or has it again (then the panel reloads everything). */

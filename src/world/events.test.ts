@@ -248,10 +248,21 @@ describe('world events: scenario, reset and state', () => {
     expect(at).toBeGreaterThanOrEqual(0)
     expect(events[at]).toEqual({ type: 'reset', data: { scenario: 'empty-store' } })
     expect(types.slice(at)).toEqual(['reset', 'clock', 'quota'])
+    // The reset empties the journal itself: a panel shows why from the reset event, not from a cleared one.
+    expect(types).not.toContain('cleared')
     // The reset forgot the request: every key has its whole quota again.
     const quota = events[at + 2]
     expect(quota?.type).toBe('quota')
     if (quota?.type === 'quota') expect(quota.data.find((key) => key.key === 'test-free')?.minuteRemaining).toBe(60)
+  })
+
+  it('sends cleared when the journal is emptied, and nothing else with it', async () => {
+    const world = createWorld({ clock: NOON, scenario: 'sold-out' })
+    await get(world, '/v1/pets')
+    const { events } = record(world)
+    world.journal.clear()
+    expect(events).toEqual([{ type: 'cleared', data: { scenario: 'sold-out' } }])
+    expect(world.journal.all()).toEqual([])
   })
 
   it('sends state after a restore, with the scenario of the snapshot', async () => {

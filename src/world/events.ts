@@ -27,6 +27,8 @@ export type WorldEvent =
   | { readonly type: 'scenario'; readonly data: { readonly scenario: string } }
   | { readonly type: 'reset'; readonly data: { readonly scenario: string } }
   | { readonly type: 'state'; readonly data: { readonly scenario: string } }
+  /** The journal was emptied (`DELETE /__mock/requests`, `journal.clear()`; a reset and a scenario switch also empty it). */
+  | { readonly type: 'cleared'; readonly data: { readonly scenario: string } }
   /** The world is gone (the server evicted its session): listeners are dropped after this one. */
   | { readonly type: 'gone'; readonly data: { readonly scenario: string } }
 
@@ -77,7 +79,7 @@ class RequestEvent {
 
 /** Listens to the journal and the clock; returns what stops it. */
 function follow(
-  { journal, clock }: { journal: JournalRecorder; clock: Clock },
+  { journal, clock, scenario }: { journal: JournalRecorder; clock: Clock; scenario: () => string },
   emit: (event: WorldEvent) => void,
   quotaSoon: () => void,
   stopQuota: () => void,
@@ -86,12 +88,14 @@ function follow(
     emit(new RequestEvent(seq, summarize))
     if (counted) quotaSoon()
   })
+  const stopClear = journal.onClear(() => emit({ type: 'cleared', data: { scenario: scenario() } }))
   const stopClock = clock.onChange?.(() => {
     emit({ type: 'clock', data: clockView(clock) })
     quotaSoon()
   })
   return () => {
     stopJournal()
+    stopClear()
     stopClock?.()
     stopQuota()
   }

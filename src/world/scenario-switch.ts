@@ -8,7 +8,7 @@ import { withFaults } from '../core/faults.js'
 import { createRandom } from '../core/random.js'
 import type { QuotaStore } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
-import type { Journal } from '../journal/journal.js'
+import type { JournalRecorder } from '../journal/journal.js'
 import { resolveKeys } from '../keys.js'
 import type { Scenario } from '../scenarios/schema.js'
 import type { PetRecord } from '../schemas.js'
@@ -42,7 +42,7 @@ export interface ScenarioParts {
   readonly keys: Map<string, ApiKey>
   readonly rateLimiter: QuotaStore
   readonly clock: Clock
-  readonly journal: Pick<Journal, 'clear'>
+  readonly journal: Pick<JournalRecorder, 'empty'>
   readonly data: PetData
 }
 
@@ -110,7 +110,7 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
       given = petsAreGenerated(options, next) ? undefined : { scenario: next, pets }
       commit()
       rateLimiter.reset()
-      journal.clear()
+      journal.empty()
       if (next.clock) clock.set(next.clock.start, { running: !next.clock.frozen })
       else if (!first) clock.useRealTime()
       startCounters(next, keys, rateLimiter, clock.now())

@@ -268,6 +268,15 @@ describe('GET /__mock/events', () => {
     expect(stream.of('scenario')).toEqual([])
   })
 
+  it('sends cleared after DELETE /__mock/requests, so a panel drops the entries it shows', async () => {
+    const stream = await openStream(url, '/__mock/events', withSession('clear-1'))
+    await stream.next((event) => event.event === 'hello')
+    expect((await fetch(`${url}/__mock/requests`, { method: 'DELETE', headers: withSession('clear-1') })).status).toBe(204)
+    const cleared = await stream.next((event) => event.event === 'cleared')
+    expect(JSON.parse(cleared.data)).toEqual({ scenario: 'default' })
+    expect(stream.of('reset')).toEqual([])
+  })
+
   it('sends the quota of the keys used, coalesced, after requests', async () => {
     await freeze(url, 'quota-1')
     const stream = await openStream(url, '/__mock/events', withSession('quota-1'))

@@ -219,6 +219,13 @@ describe('admin API', () => {
     expect(await response.json()).toMatchObject({ status: 'ok', sessions: 2, maxSessions: 5 })
   })
 
+  it('says in its health where the API lives (the world base path)', async () => {
+    const { url } = await startServer({ baseUrl: '/api/v1' })
+    expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({ basePath: '/api/v1' })
+    const { url: plain } = await startServer()
+    expect(await (await fetch(`${plain}/__mock/health`)).json()).toMatchObject({ basePath: '/v1' })
+  })
+
   it('resets the world to its seed with POST /__mock/reset', async () => {
     const { url } = await startServer()
     const before = await (await listPets(url)).text()

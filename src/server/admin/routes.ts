@@ -75,6 +75,8 @@ export function addInfoRoutes(
       ...(reason === undefined ? {} : { reason }),
       sessions: sessions.size,
       maxSessions: sessions.max,
+      // Where the API lives (`baseUrl`): the panel's first-request hint names it.
+      basePath: sessions.main.basePath,
       journal: { bytes, maxBytes, dropped },
       uptimeSeconds: Math.round((Date.now() - info.startedAt) / 1000),
     })
