@@ -12,8 +12,9 @@ import { problem } from '../core/errors.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { ServerWorld } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
+import { isLoopback } from './admin/access.js'
 import type { AdminOptions } from './admin/app.js'
-import { createEventStreams } from './admin/event-stream.js'
+import { createEventStreams } from './admin/event-streams.js'
 import { createAdminReads } from './admin/journal-reads.js'
 import type { CorsOrigins } from './cors.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
@@ -22,6 +23,7 @@ import { isHangUp, serverDelivery } from './server-delivery.js'
 import { createSessions, type Sessions } from './sessions.js'
 import { createStateSaver } from './state/saver.js'
 
+export { isLoopback } from './admin/access.js'
 export type { LogFormat } from './request-log.js'
 
 export interface PetStoreServerOptions extends PetStoreOptions {
@@ -79,10 +81,6 @@ export interface PetStoreServer {
   readonly server: Server
 }
 
-import { isLoopback } from './admin/access.js'
-
-export { isLoopback }
-
 /**
  * Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body,
  * and a request that did not arrive in time gets 408. An answer still being written on the same
@@ -118,10 +116,7 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 function lazyAdmin(options: AdminOptions): () => Promise<NodeHandler> {
   let admin: Promise<NodeHandler> | undefined
   return () => {
-    admin ??= import('./admin/app.js').then(({ createAdminApp }) => {
-      const app = createAdminApp(options)
-      return (req: IncomingMessage, res: ServerResponse) => app(req, res)
-    })
+    admin ??= import('./admin/app.js').then(({ createAdminApp }) => createAdminApp(options))
     return admin
   }
 }

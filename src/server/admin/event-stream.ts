@@ -21,13 +21,7 @@ import { refuse, worldOf } from './common.js'
 import { type EventStreams, frame, MAX_EVENT_STREAMS } from './event-streams.js'
 import { type AdminReads, chunkWriter } from './journal-reads.js'
 
-export {
-  createEventStreams,
-  type EventStreams,
-  MAX_EVENT_STREAMS,
-  REQUEST_EVENTS_PER_SECOND,
-  REQUEST_FRAMES_PER_SECOND,
-} from './event-streams.js'
+export { MAX_EVENT_STREAMS }
 
 const PING_EVERY_MS = 15_000
 /**

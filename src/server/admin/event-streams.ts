@@ -115,20 +115,15 @@ export function createEventStreams(): EventStreams {
       return Math.max(50, ends.size * 5)
     },
     follow(world, sink) {
-      let tap = taps.get(world)
-      if (tap === undefined) {
-        const created = createTap(world, share, () => taps.delete(world))
-        taps.set(world, created)
-        tap = created
-      }
+      const tap = taps.get(world) ?? createTap(world, share, () => taps.delete(world))
+      taps.set(world, tap)
       tap.sinks.add(sink)
       const end = () => sink.end()
       ends.add(end)
-      const followed = tap
       return () => {
         ends.delete(end)
-        followed.sinks.delete(sink)
-        if (followed.sinks.size === 0) followed.close()
+        tap.sinks.delete(sink)
+        if (tap.sinks.size === 0) tap.close()
       }
     },
     closeAll() {

@@ -12,21 +12,14 @@ import { type AdminReads, type PageExtent, READ_MAX_BYTES, streamJournalRead } f
 function journalFilter(query: Request['query']): JournalFilter | string {
   const filter: JournalFilter = {}
   const text = (name: string) => (typeof query[name] === 'string' ? (query[name] as string) : undefined)
-  const method = text('method')
-  const path = text('path')
-  const status = text('status')
-  if (method !== undefined) filter.method = method
-  if (path !== undefined) filter.path = path
-  if (status !== undefined) {
-    if (!/^\d{3}$/.test(status)) return `status must be a 3-digit HTTP status, got ${JSON.stringify(status)}.`
-    filter.status = Number(status)
+  for (const name of ['method', 'path', 'plan', 'code', 'operation'] as const) {
+    const value = text(name)
+    if (value !== undefined) filter[name] = value as never
   }
-  const plan = text('plan')
-  if (plan !== undefined) filter.plan = plan as NonNullable<JournalFilter['plan']>
-  const code = text('code')
-  if (code !== undefined) filter.code = code
-  const operation = text('operation')
-  if (operation !== undefined) filter.operation = operation
+  const status = text('status')
+  if (status === undefined) return filter
+  if (!/^\d{3}$/.test(status)) return `status must be a 3-digit HTTP status, got ${JSON.stringify(status)}.`
+  filter.status = Number(status)
   return filter
 }
 

@@ -229,53 +229,52 @@ export interface JournalRead {
 
 const byteLength = (text: string): number => Buffer.byteLength(text)
 
-/** Which entries the page holds: from its cursor, until its limit or the byte ceiling. Nothing of them is kept. */
-async function measure(read: JournalRead, pace: () => Promise<void>, open: () => boolean): Promise<PageExtent> {
-  const toward = read.after === undefined ? 'older' : 'newer'
-  let from = read.after ?? read.before ?? Number.MAX_SAFE_INTEGER
-  let bytes = byteLength(read.head) + byteLength(read.tail)
-  let count = 0
-  let oldest: number | undefined
-  let newest: number | undefined
-  const extent = (more: boolean, stopped: boolean): PageExtent => ({ count, oldest, newest, more, stopped })
-  for (;;) {
+/** The entries of the read from `from` on, `STEP` at a time, pacing between steps. */
+async function* scan(read: JournalRead, start: number, toward: 'older' | 'newer', pace: () => Promise<void>) {
+  for (let from = start; ; ) {
     const step = read.journal.scan(read.filter, { from, toward, count: STEP })
-    for (const entry of step.entries) {
-      if (count === read.limit) return extent(true, false)
-      const size = byteLength(read.text(entry)) + SLACK + (count > 0 ? 1 : 0)
-      // The first entry always goes: an entry is far below the ceiling.
-      if (count > 0 && bytes + size > READ_MAX_BYTES) return extent(true, true)
-      bytes += size
-      count += 1
-      oldest = Math.min(oldest ?? entry.seq, entry.seq)
-      newest = Math.max(newest ?? entry.seq, entry.seq)
-      await pace()
-      if (!open()) return extent(false, false)
-    }
-    if (step.next === undefined) return extent(false, false)
+    yield* step.entries
+    if (step.next === undefined) return
     from = step.next
     await pace()
   }
 }
 
+/** Which entries the page holds: from its cursor, until its limit or the byte ceiling. Nothing of them is kept. */
+async function measure(read: JournalRead, pace: () => Promise<void>, open: () => boolean): Promise<PageExtent> {
+  const from = read.after ?? read.before ?? Number.MAX_SAFE_INTEGER
+  let bytes = byteLength(read.head) + byteLength(read.tail)
+  let count = 0
+  let oldest: number | undefined
+  let newest: number | undefined
+  const extent = (more: boolean, stopped: boolean): PageExtent => ({ count, oldest, newest, more, stopped })
+  for await (const entry of scan(read, from, read.after === undefined ? 'older' : 'newer', pace)) {
+    if (count === read.limit) return extent(true, false)
+    const size = byteLength(read.text(entry)) + SLACK + (count > 0 ? 1 : 0)
+    // The first entry always goes: an entry is far below the ceiling.
+    if (count > 0 && bytes + size > READ_MAX_BYTES) return extent(true, true)
+    bytes += size
+    count += 1
+    oldest = Math.min(oldest ?? entry.seq, entry.seq)
+    newest = Math.max(newest ?? entry.seq, entry.seq)
+    await pace()
+    if (!open()) break
+  }
+  return extent(false, false)
+}
+
 /** Writes the entries of the page measured, oldest first. */
 async function writeEntries(read: JournalRead, page: PageExtent, out: ReturnType<typeof chunkWriter>, pace: () => Promise<void>) {
   await out.add(read.head)
-  let from = (page.oldest ?? 1) - 1
   let first = true
   const newest = page.newest ?? 0
-  while (page.count > 0) {
-    const step = read.journal.scan(read.filter, { from, toward: 'newer', count: STEP })
-    for (const entry of step.entries) {
+  if (page.count > 0)
+    for await (const entry of scan(read, (page.oldest ?? 1) - 1, 'newer', pace)) {
       if (entry.seq > newest) break
       await out.add(`${first ? '' : ','}${read.text(entry)}`)
       first = false
       await pace()
     }
-    if (step.next === undefined || step.next >= newest) break
-    from = step.next
-    await pace()
-  }
   await out.add(read.tail)
   await out.flush()
 }

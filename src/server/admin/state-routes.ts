@@ -5,12 +5,9 @@ import type { Express } from 'express'
 import { toEpochMs } from '../../clock.js'
 import { plainMessage } from '../../core/errors.js'
 import { snapshotPieces } from '../../snapshot.js'
-import type { ServerWorld } from '../../world/create-world.js'
 import { clockView } from '../../world/events.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
 import { type AdminReads, streamPieces } from './journal-reads.js'
-
-const clockState = (world: ServerWorld) => clockView(world.clock)
 
 /**
  * @example
@@ -38,7 +35,7 @@ export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminRead
     res.status(204).end()
   })
   app.get('/__mock/clock', (_req, res) => {
-    res.json(clockState(worldOf(res)))
+    res.json(clockView(worldOf(res).clock))
   })
 }
 
@@ -57,28 +54,18 @@ export function addClockRoute(app: Express, ctx: RouteContext): void {
       )
     }
     const clock = worldOf(res).clock
-    if (set !== undefined) {
-      if (typeof set !== 'string' && typeof set !== 'number')
-        return refuse(res, 'invalid_admin_request', '"set" must be an ISO 8601 string or ms since the epoch.')
-      try {
-        clock.set(toEpochMs(set))
-      } catch (error) {
-        return refuse(res, 'invalid_admin_request', plainMessage(error))
-      }
-    } else if (advanceSeconds !== undefined) {
-      if (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)) {
-        return refuse(res, 'invalid_admin_request', '"advanceSeconds" must be a number of seconds.')
-      }
-      try {
-        clock.advance(advanceSeconds * 1000)
-      } catch (error) {
-        return refuse(res, 'invalid_admin_request', plainMessage(error))
-      }
-    } else if (real === true) {
-      clock.useRealTime()
-    } else {
-      return refuse(res, 'invalid_admin_request', '"real" must be true.')
+    if (set !== undefined && typeof set !== 'string' && typeof set !== 'number')
+      return refuse(res, 'invalid_admin_request', '"set" must be an ISO 8601 string or ms since the epoch.')
+    if (advanceSeconds !== undefined && (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)))
+      return refuse(res, 'invalid_admin_request', '"advanceSeconds" must be a number of seconds.')
+    if (real !== undefined && real !== true) return refuse(res, 'invalid_admin_request', '"real" must be true.')
+    try {
+      if (set !== undefined) clock.set(toEpochMs(set))
+      else if (advanceSeconds !== undefined) clock.advance(advanceSeconds * 1000)
+      else clock.useRealTime()
+    } catch (error) {
+      return refuse(res, 'invalid_admin_request', plainMessage(error))
     }
-    res.json(ctx.changed(res, clockState(worldOf(res))))
+    res.json(ctx.changed(res, clockView(clock)))
   })
 }

@@ -4,7 +4,7 @@
  * The page's Content-Security-Policy lets it load and call only this server, and no page may frame it.
  */
 import { readFile } from 'node:fs/promises'
-import type { Express, Response } from 'express'
+import type { Express } from 'express'
 import { refuse } from './common.js'
 
 /** Where the compiled panel lives: beside this file in dist/, or dist/ itself when this file runs from src/. */
@@ -49,10 +49,6 @@ async function readPanelFile(name: string): Promise<string | undefined> {
   return undefined
 }
 
-function sendScript(res: Response, text: string): void {
-  res.status(200).set(SECURITY_HEADERS).type('text/javascript; charset=utf-8').send(text)
-}
-
 /**
  * @example
  * addUiRoutes(app) // GET /__mock/ui, GET /__mock/ui/ui-main.js, …
@@ -73,6 +69,6 @@ export function addUiRoutes(app: Express): void {
         `The control panel's file ${file} is missing: run "npm run build" (a clone running from src/ serves the panel from dist/).`,
       )
     }
-    sendScript(res, text)
+    res.status(200).set(SECURITY_HEADERS).type('text/javascript; charset=utf-8').send(text)
   })
 }
