@@ -10,12 +10,9 @@ import type { IncomingHttpHeaders } from 'node:http'
 import { bearerToken } from '../../core/auth.js'
 import type { ErrorCode } from '../../core/errors.js'
 
-const LOOPBACK = /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost|[a-z0-9-]+\.localhost)$/i
-
 /** Whether a host name or address is the machine itself. */
-export function isLoopback(host: string): boolean {
-  return LOOPBACK.test(host)
-}
+export const isLoopback = (host: string): boolean =>
+  /^(127\.\d{1,3}\.\d{1,3}\.\d{1,3}|::1|\[::1\]|localhost|[a-z0-9-]+\.localhost)$/i.test(host)
 
 /** The host of a `Host` header, without its port (`[::1]:4010` -> `[::1]`). */
 export function hostOf(header: string): string {

@@ -20,19 +20,15 @@ const isClock = (value: unknown): value is Clock => typeof value === 'object' &&
 
 /** Reads the clock and scenario Redis holds and takes them on, without telling the others (they told us). */
 async function follow(link: RedisLink, keys: SessionKeys, world: ServerWorld, applying: { remote: boolean }): Promise<void> {
-  const [clock, scenario] = (await Promise.all([
-    link.command(['HGETALL', keys.key('clock')]),
+  const [[frozenAt, offset], scenario] = (await Promise.all([
+    link.command(['HMGET', keys.key('clock'), 'frozenAt', 'offset']),
     link.command(['GET', keys.key('scenario')]),
-  ])) as [string[] | Record<string, string>, string | null]
-  const fields = Array.isArray(clock) ? Object.fromEntries(clock.flatMap((_, i) => (i % 2 === 0 ? [[clock[i], clock[i + 1]]] : []))) : clock
+  ])) as [(string | null)[], string | null]
   applying.remote = true
   try {
     if (scenario !== null && world.scenarios.has(scenario)) world.adopt(scenario)
-    if (fields['offset'] !== undefined)
-      world.clock.restore({
-        frozenAt: fields['frozenAt'] === undefined ? null : Number(fields['frozenAt']),
-        offset: Number(fields['offset']),
-      })
+    if (typeof offset === 'string')
+      world.clock.restore({ frozenAt: typeof frozenAt === 'string' ? Number(frozenAt) : null, offset: Number(offset) })
   } finally {
     applying.remote = false
   }

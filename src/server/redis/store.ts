@@ -50,14 +50,10 @@ function entryOf(json: string, id?: bigint): PetEntry {
 }
 
 export interface SessionKeys {
-  readonly prefix: string
   key(name: string): string
 }
 
-export const sessionKeys = (session: string): SessionKeys => {
-  const prefix = `petstore-mock:${session}:`
-  return { prefix, key: (name) => `${prefix}${name}` }
-}
+export const sessionKeys = (session: string): SessionKeys => ({ key: (name) => `petstore-mock:${session}:${name}` })
 
 /** What a `REPLACE` writes besides the pets: the world's current counters, clock and scenario. */
 export interface SessionState {

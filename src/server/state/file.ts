@@ -10,17 +10,13 @@ import { PetStoreMockError } from '../../core/errors.js'
 import { parseJson } from '../../core/json.js'
 import { parseSnapshot, type SteppedSnapshot, snapshotPieces, type WorldSnapshot } from '../../snapshot.js'
 
-export interface StateFileContent {
+/** What is written holds each session's snapshot, or one read from its storage as it is written (`SteppedSnapshot`). */
+export interface StateFileContent<S = WorldSnapshot> {
   version: 1
   /** The last change-log line this snapshot holds (0: none). */
   logSeq: number
   /** Session name to state. A Map: names come from clients (`__proto__` is one like any other). */
-  sessions: Map<string, WorldSnapshot>
-}
-
-/** What is written: each session's snapshot, or one read from its storage as it is written (`SteppedSnapshot`). */
-export interface StateFileWrite extends Omit<StateFileContent, 'sessions'> {
-  sessions: Map<string, WorldSnapshot | SteppedSnapshot>
+  sessions: Map<string, S>
 }
 
 /** A problem with the state file that stops the start (exit 2): it names the file and the fix. */
@@ -44,7 +40,7 @@ export async function stateFileTarget(file: string): Promise<string> {
 const WRITE_CHARS = 64 * 1024
 
 /** The state file's text in pieces: a thousand pets each (see `snapshotPieces`). */
-function* statePieces(content: StateFileWrite): Generator<string> {
+function* statePieces(content: StateFileContent<WorldSnapshot | SteppedSnapshot>): Generator<string> {
   yield `{"version":1,"logSeq":${content.logSeq},"sessions":{`
   let first = true
   for (const [name, snapshot] of content.sessions) {
@@ -60,7 +56,7 @@ function* statePieces(content: StateFileWrite): Generator<string> {
  * while a large state is written (decisions/014-state-log-segments.md: one synchronous stringify held every answer).
  * Rejects with `StaleSnapshotError`, leaving the file as it was, when a stepped snapshot's pets changed meanwhile.
  */
-export async function writeStateFile(file: string, content: StateFileWrite): Promise<void> {
+export async function writeStateFile(file: string, content: StateFileContent<WorldSnapshot | SteppedSnapshot>): Promise<void> {
   // Unique per write, also between two servers of one process.
   const temp = `${file}.${process.pid}.${randomUUID().slice(0, 8)}.tmp`
   const handle = await open(temp, 'w')
