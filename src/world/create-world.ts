@@ -108,7 +108,11 @@ function stateWith<P>(storage: { pets: P; nextId: bigint }, rateLimiter: QuotaSt
 export function createWorld(options: PetStoreOptions = {}, data: PetData = createIndexOnlyData(), shared: WorldShared = {}): ServerWorld {
   const resolved = resolveOptions(options)
   const { clock, basePath, scenarios: catalogue } = resolved
-  const rateLimiter = quotaOf(shared.quota, clock, resolved.rateLimit)
+  const local = createRateLimiter({ now: clock.now, options: resolved.rateLimit })
+  // This process's rate limiter, or the shared quota a host gives (`--redis`).
+  const rateLimiter = shared.quota
+    ? shared.quota({ now: clock.now, options: resolved.rateLimit, unauthenticated: () => local.unauthenticated() })
+    : local
   const keys = new Map<string, ApiKey>()
   const budget = shared.journalBudget ?? createJournalBudget(resolved.journalMaxBytes)
   const journal = createJournal({ limit: resolved.journalLimit, now: clock.now, budget })
@@ -156,14 +160,10 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
     get scenario() {
       return scenarios.current.name
     },
-    useScenario(name) {
-      try {
-        const next = catalogue.get(name)
-        scenarioStep.forget()
-        return announce(scenarios.start(next), 'scenario')
-      } catch (error) {
-        return Promise.reject(error)
-      }
+    async useScenario(name) {
+      const next = catalogue.get(name)
+      scenarioStep.forget()
+      await announce(scenarios.start(next), 'scenario')
     },
     ready: () => data.settled(),
     snapshot: () => stateWith(data.snapshot(), rateLimiter, clock, scenarios.current.name),
@@ -179,12 +179,6 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       scenarios.apply(catalogue.get(name))
     },
   }
-}
-
-/** This process's rate limiter, or the shared quota a host gives (`--redis`). */
-function quotaOf(shared: SharedQuota | undefined, clock: Clock, options: RateLimitOptions): QuotaStore {
-  const local = createRateLimiter({ now: clock.now, options })
-  return shared ? shared({ now: clock.now, options, unauthenticated: () => local.unauthenticated() }) : local
 }
 
 /** Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. */

@@ -32,8 +32,6 @@ export type WorldEvent =
   /** The world is gone (the server evicted its session): listeners are dropped after this one. */
   | { readonly type: 'gone'; readonly data: { readonly scenario: string } }
 
-export type WorldEventType = WorldEvent['type']
-
 export interface WorldEvents {
   /** Calls `listener` with every event from now on; returns the function that stops it. */
   subscribe(listener: (event: WorldEvent) => void): () => void
@@ -129,9 +127,12 @@ export function createWorldEvents(parts: {
       }
     }
   }
-  const emitQuota = () => {
+  const stopQuota = () => {
     clearTimeout(quotaTimer)
     quotaTimer = undefined
+  }
+  const emitQuota = () => {
+    stopQuota()
     if (listeners.size > 0) emit({ type: 'quota', data: keyStatuses(keys, rateLimiter, clock.now()) })
   }
   const quotaSoon = () => {
@@ -140,17 +141,11 @@ export function createWorldEvents(parts: {
     // Node: a pending quota event never keeps the process alive.
     ;(quotaTimer as { unref?: () => void }).unref?.()
   }
-  const attach = () => {
-    detach = follow(parts, emit, quotaSoon, () => {
-      clearTimeout(quotaTimer)
-      quotaTimer = undefined
-    })
-  }
 
   return {
     subscribe(listener) {
       listeners.add(listener)
-      if (!detach) attach()
+      detach ??= follow(parts, emit, quotaSoon, stopQuota)
       return () => {
         listeners.delete(listener)
         if (listeners.size === 0 && detach) {

@@ -122,8 +122,8 @@ export function misuse(message: string): never {
 function baseOf(baseUrl: string): { pattern: string; path: string } {
   const trimmed = baseUrl.replace(/\/+$/, '')
   if (trimmed.startsWith('*/') || trimmed.startsWith('/')) {
-    const path = trimmed.startsWith('*') ? trimmed.slice(1) : trimmed
-    return { pattern: trimmed.startsWith('*') ? trimmed : `*${trimmed}`, path }
+    const path = trimmed.replace(/^\*/, '')
+    return { pattern: `*${path}`, path }
   }
   let url: URL
   try {

@@ -103,18 +103,6 @@ class BodyTooLarge extends PetStoreMockError {
   readonly code = 'upstream_body_too_large'
 }
 
-/** The chunks as one array (no Buffer here: worlds run in browsers too). */
-function joined(chunks: readonly Uint8Array[], size: number): Uint8Array {
-  if (chunks.length === 1) return chunks[0] as Uint8Array
-  const all = new Uint8Array(size)
-  let at = 0
-  for (const chunk of chunks) {
-    all.set(chunk, at)
-    at += chunk.byteLength
-  }
-  return all
-}
-
 /** The body as text, read chunk by chunk and given up (the upstream's connection with it) past `max` bytes. */
 async function readCapped(response: Response, max: number): Promise<string> {
   const declared = Number(response.headers.get('content-length') ?? 0)
@@ -129,7 +117,10 @@ async function readCapped(response: Response, max: number): Promise<string> {
   let size = 0
   for (;;) {
     const { done, value } = await reader.read()
-    if (done) return new TextDecoder().decode(joined(chunks, size))
+    if (done) {
+      const decoder = new TextDecoder()
+      return chunks.map((chunk) => decoder.decode(chunk, { stream: true })).join('') + decoder.decode()
+    }
     size += value.byteLength
     if (size > max) {
       chunks.length = 0
