@@ -35,7 +35,7 @@ export const AGGREGATE_CHECKS: readonly Check[] = [
       tally(
         side,
         (answer) => (answer.auth === 'key' || answer.auth === 'free') && answer.status !== 401,
-        (answer) => rateHeadersOf(answer, answer.at).problems[0],
+        (answer) => rateHeadersOf(answer).problems[0],
         'carry them',
       ),
   },

@@ -6,7 +6,7 @@
 import { gzipSync } from 'node:zlib'
 import { PET_STATUSES, SUNSET } from '../spec.js'
 import { brief, petProblem, underBase } from './describe.js'
-import { createdPet, listedPet, listedPetId, unusedPet } from './requests.js'
+import { createdPet, listedPet, listedPetId, postPet, unusedPet } from './requests.js'
 import { type Check, type Exchange, type Observation, type OptionPatch, type RunContext, type Side, Skip } from './types.js'
 
 async function getOk(side: Side): Promise<Observation> {
@@ -63,10 +63,8 @@ async function location(side: Side, context: RunContext): Promise<Observation> {
 }
 
 async function invalidBodies(side: Side, context: RunContext): Promise<Observation> {
-  const post = (body: object) =>
-    side.send({ method: 'POST', path: '/pets', auth: 'key', contentType: 'application/json', body: JSON.stringify(body) })
-  const missing = await post({ name: context.marker })
-  const invalid = await post({ name: context.marker, categoryId: 'one' })
+  const missing = await postPet(side, { name: context.marker })
+  const invalid = await postPet(side, { name: context.marker, categoryId: 'one' })
   const pass = [missing, invalid].every((answer) => answer.status === 400 && brief(answer) === '400 Error')
   return { summary: `no categoryId: ${brief(missing)}; categoryId "one": ${brief(invalid)}`, pass }
 }
@@ -79,22 +77,11 @@ async function noContentType(side: Side, context: RunContext): Promise<Observati
 
 /** A JSON body in another charset, and one compressed with gzip: the two other media-type refusals of row 17. */
 async function charsetAndEncoding(side: Side, context: RunContext): Promise<Observation> {
-  const json = JSON.stringify({ name: context.marker, categoryId: 1 })
-  const charset = await side.send({
-    method: 'POST',
-    path: '/pets',
-    auth: 'key',
-    contentType: 'application/json; charset=iso-8859-1',
-    body: new TextEncoder().encode(json),
-  })
-  const gzip = await side.send({
-    method: 'POST',
-    path: '/pets',
-    auth: 'key',
-    contentType: 'application/json',
-    contentEncoding: 'gzip',
-    body: new Uint8Array(gzipSync(json)),
-  })
+  const pet = { name: context.marker, categoryId: 1 }
+  const json = JSON.stringify(pet)
+  const latin1 = { contentType: 'application/json; charset=iso-8859-1', body: new TextEncoder().encode(json) }
+  const charset = await postPet(side, pet, latin1)
+  const gzip = await postPet(side, pet, { contentEncoding: 'gzip', body: new Uint8Array(gzipSync(json)) })
   const read = (answer: Exchange) => (answer.status === 201 ? '201, stored' : brief(answer))
   return { summary: `charset=iso-8859-1: ${read(charset)}; Content-Encoding gzip: ${read(gzip)}` }
 }
@@ -105,13 +92,7 @@ const MEDIA_TYPE_OPTIONS: OptionPatch[] = [
 ]
 
 async function defaultStatus(side: Side, context: RunContext): Promise<Observation> {
-  const answer = await side.send({
-    method: 'POST',
-    path: '/pets',
-    auth: 'key',
-    contentType: 'application/json',
-    body: JSON.stringify({ name: context.marker, categoryId: 1 }),
-  })
+  const answer = await postPet(side, { name: context.marker, categoryId: 1 })
   if (answer.status !== 201) return { summary: brief(answer) }
   const status = (answer.json as { status?: unknown } | undefined)?.status
   return { summary: status === undefined ? '201, no status' : `201, status ${JSON.stringify(status)}`, facts: { status } }

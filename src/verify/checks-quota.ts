@@ -37,7 +37,7 @@ async function exhaust(side: Side): Promise<QuotaRun> {
     return { sent: 1, first, limited: first, already: true }
   }
   if (first.status !== 200) throw new Skip(`the free key's first request got ${brief(first)}: check --free-key`)
-  const start = rateHeadersOf(first, first.at)
+  const start = rateHeadersOf(first)
   const remaining = start.remaining ?? FREE.perMinute
   if (remaining + 1 > side.left())
     throw new Skip(`reaching the limit takes ${remaining + 1} more requests, ${side.left()} left in the budget (--max-requests)`)
@@ -49,7 +49,7 @@ async function exhaust(side: Side): Promise<QuotaRun> {
     const answer = await listOne(side)
     sent += 1
     if (answer.status === 429) return { sent, first, limited: answer, already: false }
-    const now = rateHeadersOf(answer, answer.at)
+    const now = rateHeadersOf(answer)
     // A fixed window that ends mid-run starts again: allow one roll-over.
     if (!rolled && now.reset !== undefined && reset !== undefined && now.reset > reset) {
       rolled = true
@@ -70,7 +70,7 @@ async function limitedAnswer(side: Side): Promise<Exchange> {
 
 async function exceeded(side: Side): Promise<Observation> {
   const run = await quota(side)
-  const limit = rateHeadersOf(run.first, run.first.at).limit
+  const limit = rateHeadersOf(run.first).limit
   const plan = limit === undefined || limit === FREE.perMinute || limit === FREE.perDay
   const shown =
     limit === undefined ? '' : ` (X-RateLimit-Limit ${limit}${plan ? '' : `: not the Free plan's ${FREE.perMinute} per minute`})`
@@ -81,7 +81,7 @@ async function exceeded(side: Side): Promise<Observation> {
 
 async function answerOf429(side: Side): Promise<Observation> {
   const answer = await limitedAnswer(side)
-  const headers = rateHeadersOf(answer, answer.at)
+  const headers = rateHeadersOf(answer)
   const retryAt = answer.at + retryAfterMs(answer.headers['retry-after'], answer.at)
   const reset =
     headers.reset === undefined
@@ -94,7 +94,7 @@ async function answerOf429(side: Side): Promise<Observation> {
 
 async function window(side: Side): Promise<Observation> {
   const answer = await limitedAnswer(side)
-  const reset = rateHeadersOf(answer, answer.at).reset
+  const reset = rateHeadersOf(answer).reset
   if (reset === undefined) return { summary: 'no X-RateLimit-Reset to tell' }
   const ahead = reset - answer.at / 1000
   if (reset % 86_400 === 0 && ahead > 60) return { summary: 'the UTC day (the day is used up)' }
@@ -121,8 +121,8 @@ async function uncounted(side: Side): Promise<Observation> {
   // Only read what rate.retry-after-honoured sent: waiting Retry-After out is that check's (and --max-wait's) call.
   const next = await side.once<Exchange>('after-retry', () => Promise.reject(new Skip('no request was sent after Retry-After')))
   const run = await quota(side)
-  const limit = rateHeadersOf(run.first, run.first.at).limit
-  const headers = rateHeadersOf(next, next.at)
+  const limit = rateHeadersOf(run.first).limit
+  const headers = rateHeadersOf(next)
   if (next.status !== 200 || headers.remaining === undefined || headers.limit === undefined)
     throw new Skip(
       `the request after Retry-After got ${brief(next)}${next.status === 200 ? ' without X-RateLimit-Limit and -Remaining' : ''}`,

@@ -66,21 +66,28 @@ function inOneWindow(run: (side: Side) => Promise<Observation>): (side: Side) =>
   }
 }
 
+/** X-RateLimit-Remaining of three answers, skipped when one has none or the window changed between them. */
+function remainingOf(side: Side, answers: readonly [Exchange, Exchange, Exchange]): [number, number, number] {
+  const headers = answers.map(rateHeadersOf)
+  if (headers.some((one) => one.remaining === undefined)) throw new Skip(`the ${side.name} sends no X-RateLimit-Remaining to count with`)
+  if (new Set(headers.map((one) => one.reset)).size > 1) throw new Skip(WINDOW_CHANGED)
+  return headers.map((one) => one.remaining) as [number, number, number]
+}
+
+const otherClients = (a: number, b: number, c: number) =>
+  new Skip(`X-RateLimit-Remaining went ${a}, ${b}, ${c}: other clients used the key meanwhile`)
+
 /** Remaining before and after a 404 and a 401 tell which of them count; the last request counts itself. */
 async function counting(side: Side): Promise<Observation> {
   const before = await side.send({ path: '/pets?limit=1', auth: 'key' })
   const notFound = await side.send({ path: UNKNOWN_PATH, auth: 'key' })
   await side.send({ path: '/pets?limit=1', auth: 'none' })
   const after = await side.send({ path: '/pets?limit=1', auth: 'key' })
-  const [a, b, c] = [before, notFound, after].map((answer) => rateHeadersOf(answer, answer.at))
-  if (a?.remaining === undefined || b?.remaining === undefined || c?.remaining === undefined)
-    throw new Skip(`the ${side.name} sends no X-RateLimit-Remaining to count with`)
-  if (a.reset !== b.reset || b.reset !== c.reset) throw new Skip(WINDOW_CHANGED)
-  if (c.remaining >= a.remaining) return { summary: `X-RateLimit-Remaining stays at ${a.remaining}: no request counts` }
-  const notFoundCounts = a.remaining - b.remaining
-  const unauthenticatedCounts = b.remaining - c.remaining - 1
-  if (![0, 1].includes(notFoundCounts) || ![0, 1].includes(unauthenticatedCounts))
-    throw new Skip(`X-RateLimit-Remaining went ${a.remaining}, ${b.remaining}, ${c.remaining}: other clients used the key meanwhile`)
+  const [a, b, c] = remainingOf(side, [before, notFound, after])
+  if (c >= a) return { summary: `X-RateLimit-Remaining stays at ${a}: no request counts` }
+  const notFoundCounts = a - b
+  const unauthenticatedCounts = b - c - 1
+  if (![0, 1].includes(notFoundCounts) || ![0, 1].includes(unauthenticatedCounts)) throw otherClients(a, b, c)
   return {
     summary: `a 404 ${notFoundCounts ? 'counts' : 'does not count'}; a 401 ${unauthenticatedCounts ? 'counts' : 'does not count'}`,
   }
@@ -103,14 +110,10 @@ async function countingBadRequest(side: Side): Promise<Observation> {
   }
   if (!bad) throw new Skip(`the ${side.name} answers neither ${BAD_REQUESTS.join(' nor ')} with 400: no 400 to count`)
   const after = await side.send({ path: '/pets?limit=1', auth: 'key' })
-  const [a, b, c] = [previous, bad, after].map((answer) => rateHeadersOf(answer, answer.at))
-  if (a?.remaining === undefined || b?.remaining === undefined || c?.remaining === undefined)
-    throw new Skip(`the ${side.name} sends no X-RateLimit-Remaining to count with`)
-  if (a.reset !== b.reset || b.reset !== c.reset) throw new Skip(WINDOW_CHANGED)
-  if (c.remaining >= a.remaining) return { summary: `X-RateLimit-Remaining stays at ${a.remaining}: no request counts` }
-  const counts = a.remaining - b.remaining
-  if (![0, 1].includes(counts) || b.remaining - c.remaining !== 1)
-    throw new Skip(`X-RateLimit-Remaining went ${a.remaining}, ${b.remaining}, ${c.remaining}: other clients used the key meanwhile`)
+  const [a, b, c] = remainingOf(side, [previous, bad, after])
+  if (c >= a) return { summary: `X-RateLimit-Remaining stays at ${a}: no request counts` }
+  const counts = a - b
+  if (![0, 1].includes(counts) || b - c !== 1) throw otherClients(a, b, c)
   return { summary: counts ? 'a 400 counts (X-RateLimit-Remaining down by one)' : 'a 400 does not count (X-RateLimit-Remaining unchanged)' }
 }
 

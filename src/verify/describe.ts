@@ -76,18 +76,19 @@ export function listSummary(exchange: Exchange, total: number, readings: readonl
 }
 
 export interface RateHeaders {
-  readonly limit?: number
-  readonly remaining?: number
+  readonly limit: number | undefined
+  readonly remaining: number | undefined
   /** Unix seconds. */
-  readonly reset?: number
+  readonly reset: number | undefined
   /** What is missing or wrong, empty when all three are fine. */
   readonly problems: readonly string[]
 }
 
 const INTEGER = /^\d+$/
 
-/** The three `X-RateLimit-*` headers, checked: integers, and `Reset` a Unix time in seconds near `now`. */
-export function rateHeadersOf(exchange: Exchange, now: number): RateHeaders {
+/** The three `X-RateLimit-*` headers, checked: integers, and `Reset` a Unix time in seconds near the answer's time. */
+export function rateHeadersOf(exchange: Exchange): RateHeaders {
+  const now = exchange.at
   const problems: string[] = []
   const read = (name: string): number | undefined => {
     const value = exchange.headers[`x-ratelimit-${name.toLowerCase()}`]
@@ -102,12 +103,7 @@ export function rateHeadersOf(exchange: Exchange, now: number): RateHeaders {
   if (reset !== undefined && (reset * 1000 < now - 120_000 || reset * 1000 > now + 2 * DAY_MS)) {
     problems.push(`X-RateLimit-Reset ${reset} is not a Unix time in seconds near now${reset > 1e11 ? ' (milliseconds?)' : ''}`)
   }
-  return {
-    ...(limit === undefined ? {} : { limit }),
-    ...(remaining === undefined ? {} : { remaining }),
-    ...(reset === undefined ? {} : { reset }),
-    problems,
-  }
+  return { limit, remaining, reset, problems }
 }
 
 /** Which `X-RateLimit-*` headers an answer carries, whatever their values. */

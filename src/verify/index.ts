@@ -3,7 +3,11 @@
  * against an in-process mock with the options being verified, so the report shows what the spec says, what the target
  * did and what the mock does; where a decision differs, it names the option that makes the mock answer the same.
  */
-import { CHECKS } from './checks.js'
+import { AGGREGATE_CHECKS } from './checks-aggregate.js'
+import { LIST_CHECKS } from './checks-list.js'
+import { PET_CHECKS } from './checks-pets.js'
+import { QUOTA_CHECKS } from './checks-quota.js'
+import { ROUTE_CHECKS } from './checks-routes.js'
 import { applyPatch, mergePatches } from './config.js'
 import { brief } from './describe.js'
 import { DEFAULT_TARGET_BODY_BYTES } from './read-body.js'
@@ -11,7 +15,23 @@ import { redact, redactDeep } from './report.js'
 import { probe } from './requests.js'
 import { type Allowed, type Engine, notAllowed, runCheck } from './run.js'
 import { createMockSide, createTargetSide } from './side.js'
-import { type CheckResult, type OptionPatch, type Side, Skip, VerifyError, type VerifyOptions, type VerifyReport } from './types.js'
+import {
+  type Check,
+  type CheckResult,
+  type OptionPatch,
+  type Side,
+  Skip,
+  VerifyError,
+  type VerifyOptions,
+  type VerifyReport,
+} from './types.js'
+
+/**
+ * Every check, in the order they run: the lists first (a created pet would change them), then single pets, keys and
+ * routes, then the free key's quota, and last the rules read from every answer. docs/verify.md lists them with their
+ * spec sections and decision rows.
+ */
+export const CHECKS: readonly Check[] = [...LIST_CHECKS, ...PET_CHECKS, ...ROUTE_CHECKS, ...QUOTA_CHECKS, ...AGGREGATE_CHECKS]
 
 const DEFAULTS = { maxRequests: 200, maxWaitSeconds: 65, timeoutMs: 10_000 } as const
 
@@ -20,7 +40,7 @@ function misuse(message: string): never {
 }
 
 /** The target's URL, checked, and as the report shows it (no user or password). */
-function targetOf(text: string): { url: URL; shown: string } {
+function targetOf(text: string): { target: URL; shown: string } {
   let url: URL
   try {
     url = new URL(text)
@@ -32,7 +52,7 @@ function targetOf(text: string): { url: URL; shown: string } {
   const shown = new URL(url.href)
   shown.username = ''
   shown.password = ''
-  return { url, shown: shown.href.replace(/\/+$/, '') }
+  return { target: url, shown: shown.href.replace(/\/+$/, '') }
 }
 
 function whole(value: number | undefined, fallback: number, name: string, min: number): number {
@@ -108,14 +128,10 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   const keys = { key: options.key, free: options.freeKey }
   const mockOptions = options.mock ?? {}
   const target = createTargetSide({
-    target: settings.url,
+    ...settings,
     key: options.key,
     freeKey: options.freeKey,
     fetch: options.fetch ?? globalThis.fetch,
-    budget: settings.budget,
-    maxWaitMs: settings.maxWaitMs,
-    timeoutMs: settings.timeoutMs,
-    maxBodyBytes: settings.maxBodyBytes,
     onWait: (ms) => say(`waiting ${Math.ceil(ms / 1000)} s for the target's Retry-After…`),
   })
   const engine: Engine = {
@@ -150,7 +166,6 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   return redactDeep(report, secrets)
 }
 
-export { CHECKS } from './checks.js'
 export { writeConfigFile } from './config.js'
 export { formatJson, formatTable } from './report.js'
 export type { CheckResult, VerifyOptions, VerifyReport } from './types.js'

@@ -49,19 +49,12 @@ export function redactDeep<T>(value: T, secrets: readonly string[]): T {
   return value
 }
 
+/** A check's fields in the JSON, in this order; `skipped` only where it is set (JSON.stringify leaves out `undefined`). */
+const CHECK_FIELDS = ['id', 'title', 'spec', 'expected', 'actual', 'ok', 'option', 'kind', 'skipped'] as const
+
 /** The report as JSON: `{ target, passed, failed, skipped, budget, checks: [{ id, title, spec, expected, actual, ok, option, … }], config, conflicts }`. */
 export function formatJson(report: VerifyReport): string {
-  const checks = report.checks.map(({ id, title, spec, expected, actual, ok, option, kind, skipped }) => ({
-    id,
-    title,
-    spec,
-    expected,
-    actual,
-    ok,
-    option,
-    kind,
-    ...(skipped === undefined ? {} : { skipped }),
-  }))
+  const checks = report.checks.map((check) => Object.fromEntries(CHECK_FIELDS.map((field) => [field, check[field]])))
   const { target, passed, failed, skipped, budget, config, conflicts } = report
   return JSON.stringify({ target, passed, failed, skipped, budget, checks, config, conflicts }, null, 2)
 }

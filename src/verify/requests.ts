@@ -4,7 +4,7 @@
  */
 import { PAGE_SIZE } from '../spec.js'
 import { petsOf, UNUSED_ID } from './describe.js'
-import { type Auth, type Exchange, type RunContext, type Side, Skip } from './types.js'
+import { type Auth, type Exchange, type RunContext, type Side, type SideRequest, Skip } from './types.js'
 
 /** `GET /pets?limit=1`: the run's first request, which also tells whether the target can be checked at all. */
 export const probe = (side: Side): Promise<Exchange> => side.once('probe', () => side.send({ path: '/pets?limit=1', auth: 'key' }))
@@ -48,6 +48,10 @@ export function operations(context: RunContext): { id: string; method: string; p
   ]
 }
 
+/** `POST /pets` of `pet` as JSON with the main key, unless `request` gives other headers or the body's bytes. */
+export const postPet = (side: Side, pet: object, request: Partial<SideRequest> = {}): Promise<Exchange> =>
+  side.send({ method: 'POST', path: '/pets', auth: 'key', contentType: 'application/json', body: JSON.stringify(pet), ...request })
+
 /** One operation sent with `auth` (no key, or a wrong one); a POST carries a valid NewPet marked as test data. */
 export function withoutValidKey(
   side: Side,
@@ -56,25 +60,12 @@ export function withoutValidKey(
   operation: { method: string; path: string },
 ): Promise<Exchange> {
   return side.once(`${auth} ${operation.method} ${operation.path}`, () =>
-    side.send({
-      method: operation.method,
-      path: operation.path,
-      auth,
-      ...(operation.method === 'POST'
-        ? { contentType: 'application/json', body: JSON.stringify({ name: context.marker, categoryId: 1 }) }
-        : {}),
-    }),
+    operation.method === 'POST'
+      ? postPet(side, { name: context.marker, categoryId: 1 }, { auth, path: operation.path })
+      : side.send({ method: operation.method, path: operation.path, auth }),
   )
 }
 
 /** The run's pet: `POST /pets` with every field, named as test data. */
 export const createdPet = (side: Side, context: RunContext): Promise<Exchange> =>
-  side.once('created', () =>
-    side.send({
-      method: 'POST',
-      path: '/pets',
-      auth: 'key',
-      contentType: 'application/json',
-      body: JSON.stringify({ name: context.marker, categoryId: 1, status: 'pending' }),
-    }),
-  )
+  side.once('created', () => postPet(side, { name: context.marker, categoryId: 1, status: 'pending' }))

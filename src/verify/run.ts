@@ -41,9 +41,8 @@ const REASONS: Record<Needs, string> = {
 /** Why a check may not run on the target with these flags, or `undefined`. */
 export function notAllowed(needs: Needs | undefined, allowed: Allowed): string | undefined {
   if (needs === undefined) return undefined
-  if (needs === 'writes') return allowed.writes ? undefined : REASONS.writes
-  if (needs === 'quota') return allowed.quota ? undefined : REASONS.quota
-  return allowed.ban && allowed.quota ? undefined : REASONS.ban
+  const given = needs === 'ban' ? allowed.ban && allowed.quota : allowed[needs]
+  return given ? undefined : REASONS[needs]
 }
 
 function describeSeen(seen: Seen, kind: Check['kind']): string {

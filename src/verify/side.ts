@@ -10,7 +10,7 @@ import { BodyTooLargeError, readBody } from './read-body.js'
 import { type Auth, type Exchange, type Side, type SideRequest, Skip } from './types.js'
 
 /** The key of the "wrong key" checks: no service should know it. */
-export const WRONG_KEY = 'petstore-mock-verify-not-a-key'
+const WRONG_KEY = 'petstore-mock-verify-not-a-key'
 
 /** The in-process mock's Free-plan key when the run has none (`--free-key`). */
 const MOCK_FREE_KEY = 'petstore-mock-verify-free'
@@ -42,7 +42,7 @@ export function retryAfterMs(value: string | undefined, now: number): number {
 }
 
 /** Why a request got no answer, in a few words (the cause's code when there is one). */
-export function describeFailure(error: unknown, timeoutMs: number): string {
+function describeFailure(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
     return `no answer within ${timeoutMs} ms (--timeout)`
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined
@@ -58,17 +58,13 @@ function tokenOf(auth: Auth, keys: SideParts['keys']): string | undefined {
 }
 
 function exchangeOf(request: SideRequest, response: Response, text: string, at: number): Exchange {
-  const headers: Record<string, string> = {}
-  response.headers.forEach((value, name) => {
-    headers[name] = value
-  })
   const parsed = text.trim() === '' ? undefined : parseJson(text)
   return {
     method: request.method ?? 'GET',
     path: request.path,
     auth: request.auth,
     status: response.status,
-    headers,
+    headers: Object.fromEntries(response.headers),
     text,
     json: parsed?.ok ? parsed.value : undefined,
     at,
@@ -135,12 +131,8 @@ function createSide(parts: SideParts): Side {
       return first.status !== 429 || request.raw ? first : sendOnce(request)
     },
     once<T>(key: string, make: () => Promise<T>): Promise<T> {
-      let value = cache.get(key) as Promise<T> | undefined
-      if (value === undefined) {
-        value = make()
-        cache.set(key, value)
-      }
-      return value
+      if (!cache.has(key)) cache.set(key, make())
+      return cache.get(key) as Promise<T>
     },
     wait: parts.wait,
     now: parts.now,
@@ -151,7 +143,7 @@ function createSide(parts: SideParts): Side {
   }
 }
 
-export interface TargetSideOptions {
+interface TargetSideOptions {
   readonly target: URL
   readonly key: string
   readonly freeKey?: string | undefined

@@ -208,5 +208,3 @@ export class VerifyError extends PetStoreMockError {
   override readonly name = 'VerifyError'
   readonly code = 'verify_failed'
 }
-
-export type { PetStoreOptions }
