@@ -12,7 +12,7 @@ import type { EventStreams } from './event-streams.js'
 import type { AdminReads } from './journal-reads.js'
 import { addLiveRoutes } from './live-routes.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
-import { addClockRoute, addStateRoutes } from './state-routes.js'
+import { addStateRoutes } from './state-routes.js'
 import { addUiRoutes } from './ui-routes.js'
 
 export interface AdminOptions extends AccessRule {
@@ -78,7 +78,6 @@ export function createAdminApp(options: AdminOptions): express.Express {
   }
   addInfoRoutes(app, options)
   addStateRoutes(app, ctx, options.reads)
-  addClockRoute(app, ctx)
   addScenarioRoutes(app, ctx)
   addLiveRoutes(app, options)
   addJournalRoutes(app, options.reads)

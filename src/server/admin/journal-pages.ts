@@ -58,8 +58,7 @@ function pageHeaders(path: string, query: Request['query'], paging: Paging, page
   for (const [name, value] of Object.entries(query))
     if (typeof value === 'string' && name !== 'before' && name !== 'after') params.set(name, value)
   const cursor = paging.after !== undefined ? `after=${page.newest ?? paging.after}` : `before=${page.oldest ?? paging.before ?? 1}`
-  const [name, value] = cursor.split('=') as [string, string]
-  params.set(name, value)
+  params.set(...(cursor.split('=') as [string, string]))
   if (paging.limit <= PAGE.max) params.set('limit', String(paging.limit))
   return {
     link: `<${path}?${params}>; rel="next"`,
@@ -104,14 +103,14 @@ export function journalPageRoute(reads: AdminReads) {
  * and matching the same filters as the pages) up to the byte ceiling.
  *
  * @example
- * app.get('/__mock/requests.har', harRoute(reads, { origin: () => url, version: () => '1.0.0', session: () => 'default' }))
+ * app.get('/__mock/requests.har', harRoute(reads, { origin: () => url, version: '1.0.0', session: () => 'default' }))
  */
-export function harRoute(reads: AdminReads, parts: { origin: () => string; version: () => string; session: (res: Response) => string }) {
+export function harRoute(reads: AdminReads, parts: { origin: () => string; version: string; session: (res: Response) => string }) {
   return (req: Request, res: Response): void => {
     const asked = pageQuery(req, res, Number.MAX_SAFE_INTEGER)
     if (!asked) return
     const { filter, paging } = asked
-    const { head, tail } = harFrame(parts.version())
+    const { head, tail } = harFrame(parts.version)
     const origin = parts.origin()
     const disposition = `attachment; filename="petstore-mock-${parts.session(res)}.har"`
     streamJournalRead(res, reads, {

@@ -91,12 +91,6 @@ export function createAdminReads({
   }
 }
 
-/** Answers 503 `too_many_admin_reads`: the budget is spent. */
-export function refuseBusy(res: Response): void {
-  res.set('retry-after', '1')
-  refuse(res, 'too_many_admin_reads', 'The journal reads under way hold the whole admin read budget; retry in a moment.')
-}
-
 /** A read's pace: `pace()` yields once the read has worked `SLICE_MS` since its last turn. */
 function pacer(reads: AdminReads): { pace(): Promise<void>; yield(): Promise<void> } {
   let since = performance.now()
@@ -182,8 +176,8 @@ export function streamPieces(res: Response, reads: AdminReads, pieces: Iterable<
 function underBudget(res: Response, reads: AdminReads, run: (open: () => boolean) => Promise<void>): void {
   const release = reads.take()
   if (!release) {
-    refuseBusy(res)
-    return
+    res.set('retry-after', '1')
+    return refuse(res, 'too_many_admin_reads', 'The journal reads under way hold the whole admin read budget; retry in a moment.')
   }
   let open = true
   res.on('close', () => {
@@ -227,8 +221,6 @@ export interface JournalRead {
   headers(page: PageExtent): Record<string, string>
 }
 
-const byteLength = (text: string): number => Buffer.byteLength(text)
-
 /** The entries of the read from `from` on, `STEP` at a time, pacing between steps. */
 async function* scan(read: JournalRead, start: number, toward: 'older' | 'newer', pace: () => Promise<void>) {
   for (let from = start; ; ) {
@@ -243,14 +235,14 @@ async function* scan(read: JournalRead, start: number, toward: 'older' | 'newer'
 /** Which entries the page holds: from its cursor, until its limit or the byte ceiling. Nothing of them is kept. */
 async function measure(read: JournalRead, pace: () => Promise<void>, open: () => boolean): Promise<PageExtent> {
   const from = read.after ?? read.before ?? Number.MAX_SAFE_INTEGER
-  let bytes = byteLength(read.head) + byteLength(read.tail)
+  let bytes = Buffer.byteLength(read.head) + Buffer.byteLength(read.tail)
   let count = 0
   let oldest: number | undefined
   let newest: number | undefined
   const extent = (more: boolean, stopped: boolean): PageExtent => ({ count, oldest, newest, more, stopped })
   for await (const entry of scan(read, from, read.after === undefined ? 'older' : 'newer', pace)) {
     if (count === read.limit) return extent(true, false)
-    const size = byteLength(read.text(entry)) + SLACK + (count > 0 ? 1 : 0)
+    const size = Buffer.byteLength(read.text(entry)) + SLACK + (count > 0 ? 1 : 0)
     // The first entry always goes: an entry is far below the ceiling.
     if (count > 0 && bytes + size > READ_MAX_BYTES) return extent(true, true)
     bytes += size

@@ -35,7 +35,7 @@ export function addLiveRoutes(
   app: Express,
   parts: { sessions: Sessions; streams: EventStreams; reads: AdminReads; serverUrl: () => string },
 ): void {
-  let version: string | undefined
+  const version = packageVersion()
   app.get('/__mock/sessions', (_req, res) => {
     res.json(parts.sessions.names())
   })
@@ -46,10 +46,7 @@ export function addLiveRoutes(
     '/__mock/requests.har',
     harRoute(parts.reads, {
       origin: parts.serverUrl,
-      version: () => {
-        version ??= packageVersion()
-        return version
-      },
+      version,
       session: sessionOf,
     }),
   )

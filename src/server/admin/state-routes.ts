@@ -37,10 +37,7 @@ export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminRead
   app.get('/__mock/clock', (_req, res) => {
     res.json(clockView(worldOf(res).clock))
   })
-}
-
-/** `POST /__mock/clock`: exactly one of `set`, `advanceSeconds` or `real`. */
-export function addClockRoute(app: Express, ctx: RouteContext): void {
+  // Exactly one of `set`, `advanceSeconds` or `real`.
   app.post('/__mock/clock', (req, res) => {
     const body = jsonBody(req)
     if (!body.ok) return refuse(res, 'invalid_admin_request', body.message)
