@@ -9,10 +9,10 @@
  */
 
 import type { PetStatus } from '../schemas.js'
+import { OPERATIONS, type OperationId } from '../spec.js'
 import { authenticate, redactKey } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
 import { serializePage, utf8Length } from './json.js'
-import { matchRoute, type OperationId } from './routes.js'
 import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetPage, PetRepository } from './types.js'
 import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
 
@@ -65,12 +65,69 @@ export interface Api {
   handle(request: ApiRequest): ApiResult
 }
 
+/** Where each operation of the spec lives ("Endpoints"): a path relative to the base path and a method. */
+export type RouteMatch =
+  | { ok: true; operation: OperationId; petId?: string }
+  | { ok: false; code: 'route_not_found' }
+  | { ok: false; code: 'method_not_allowed'; allow: string; operations: readonly OperationId[] }
+
+interface Route {
+  /** The spec's path (`/pets/{petId}`) as a pattern. */
+  readonly pattern: RegExp
+  readonly methods: Readonly<Record<string, OperationId>>
+  /** The `Allow` header of a 405: the methods, with HEAD wherever GET is. */
+  readonly allow: string
+}
+
+/** One route per path of the spec, with the operations of each method on it. */
+const ROUTES: readonly Route[] = (() => {
+  const byPath = new Map<string, Record<string, OperationId>>()
+  for (const operation of OPERATIONS) {
+    const methods = byPath.get(operation.path) ?? {}
+    methods[operation.method] = operation.id
+    byPath.set(operation.path, methods)
+  }
+  return [...byPath].map(([path, methods]) => ({
+    pattern: new RegExp(`^${path.replace(/\{[^}]+\}/g, '([^/]+)')}$`),
+    methods,
+    allow: Object.keys(methods)
+      .flatMap((method) => (method === 'GET' ? ['GET', 'HEAD'] : [method]))
+      .join(', '),
+  }))
+})()
+
+/** The answer of `route` to `method`. */
+function methodOf(route: Route, method: string, petId: string | undefined): RouteMatch {
+  // HEAD is GET without the body (docs/spec-decisions.md row 46): same status, headers and counting.
+  const wanted = method === 'HEAD' ? 'GET' : method
+  // Own methods only: a request's method may be any token, `constructor` or `toString` too (fetch hosts pass them on).
+  const operation = Object.hasOwn(route.methods, wanted) ? route.methods[wanted] : undefined
+  if (operation === undefined) {
+    return { ok: false, code: 'method_not_allowed', allow: route.allow, operations: Object.values(route.methods) }
+  }
+  return petId === undefined ? { ok: true, operation } : { ok: true, operation, petId }
+}
+
+/**
+ * Matches a path relative to the base path (`/pets/7`) and a method to an operation.
+ *
+ * @example
+ * matchRoute('GET', '/pets/7') // { ok: true, operation: 'getPet', petId: '7' }
+ * matchRoute('DELETE', '/pets/7') // { ok: false, code: 'method_not_allowed', allow: 'GET, HEAD', … }
+ */
+export function matchRoute(method: string, path: string): RouteMatch {
+  for (const route of ROUTES) {
+    const match = route.pattern.exec(path)
+    if (match) return methodOf(route, method, match[1])
+  }
+  return { ok: false, code: 'route_not_found' }
+}
+
 function header(request: ApiRequest, name: string): string | undefined {
   const value = request.headers[name]
   return typeof value === 'string' || value === undefined ? value : value.join(', ')
 }
 
-/** Bytes, not UTF-16 units, count against the limit; the cheap length checks settle most bodies. */
 /**
  * A 2xx JSON response, with headers of its own: `headers` copied by assignment, as `problem` does for errors (one hidden
  * class for every answer alike). Here rather than beside `problem`, so a successful answer is made in this file.
@@ -81,49 +138,12 @@ function json(status: number, body: string, headers?: Readonly<Record<string, st
   return { status, headers: own, body }
 }
 
-/** What a host read of a request's body: its text, or why it has none. */
-export interface HostBody {
-  readonly text: string | undefined
-  /** The host stopped reading past the body limit. */
-  readonly tooLarge?: boolean | undefined
-  /** The bytes were not valid UTF-8 (`text` is `undefined`). */
-  readonly notUtf8?: boolean | undefined
-}
-
-/**
- * The one place a host's request becomes the core's. A GET or HEAD body is dropped in every host alike: RFC 9110
- * sections 9.3.1 and 9.3.2 give it no meaning, so it is never read, never counted against the body limit and never
- * journaled (test/http/get-body-ignored.test.ts).
- *
- * @example
- * apiRequestOf('POST', '/v1/pets', '', { 'content-type': 'application/json' }, { text: '{"name":"Rex","categoryId":1}' })
- */
-export function apiRequestOf(
-  method: string,
-  path: string,
-  query: string,
-  headers: ApiRequest['headers'],
-  body: HostBody | undefined,
-): ApiRequest {
-  if (body === undefined || ignoresBody(method)) return { method, path, query, headers, body: undefined }
-  if (body.tooLarge) return { method, path, query, headers, body: undefined, bodyTooLarge: true }
-  if (body.notUtf8) return { method, path, query, headers, body: undefined, bodyNotUtf8: true }
-  return { method, path, query, headers, body: body.text }
-}
-
-/** A method whose body the API ignores (see `apiRequestOf`): hosts need not read it. */
-export const ignoresBody = (method: string): boolean => method === 'GET' || method === 'HEAD'
-
+/** Bytes, not UTF-16 units, count against the limit; the cheap length checks settle most bodies. */
 function isTooLarge(request: ApiRequest, max: number): boolean {
   const { body } = request
   if (body === undefined || body.length * 3 <= max) return false
   return body.length > max || utf8Length(body) > max
 }
-
-const withHeaders = (response: ApiResponse, headers: Record<string, string>): ApiResponse => ({
-  ...response,
-  headers: { ...headers, ...response.headers },
-})
 
 /** A page of pets as the response body: the one the store keeps ready, else written now. */
 function listed(page: PetPage): ApiResponse {
@@ -234,7 +254,7 @@ export function createApi(world: ApiWorld): Api {
       const caller = authenticate(header(request, 'authorization'), world.keys)
       if (!caller.ok) {
         const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
-        return extra ? withHeaders(response, extra) : response
+        return extra ? { ...response, headers: { ...extra, ...response.headers } } : response
       }
       const decided = world.quota.consume(caller.key)
       const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), operation: route.ok ? route.operation : undefined }

@@ -4,10 +4,10 @@
  * scenario's seed, so the same run fails the same way every time.
  */
 import type { Api } from './api.js'
+import { matchRoute } from './api.js'
 import { bearerToken } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
 import { between, type Random } from './random.js'
-import { matchRoute } from './routes.js'
 import type { ApiRequest, ApiResponse, ApiResult } from './types.js'
 
 export type Fault =

@@ -3,7 +3,7 @@
  * the paths are matched by their pattern, in the spec's order.
  */
 import { describe, expect, it } from 'vitest'
-import { matchRoute } from './routes.js'
+import { matchRoute } from './api.js'
 
 describe('matchRoute', () => {
   it('finds each operation of the spec, with HEAD as GET', () => {

@@ -1,11 +1,45 @@
 /**
- * Validation of what clients send: the query of `GET /pets`, the body of `POST /pets` and the
- * `petId` path parameter. Each returns a result; the caller turns failures into Error responses.
+ * Validation of what clients send: the request as a host read it (`apiRequestOf`), the query of `GET /pets`, the body
+ * of `POST /pets` and the `petId` path parameter. Each returns a result; the caller turns failures into Error responses.
  * @see ../shared/spec/pet-store-service.md "Endpoints"
  */
 import { INT64_MAX, INT64_MIN, type NewPetRecord, NewPetSchema, type PetStatus } from '../schemas.js'
 import { DEFAULT_MAX_NAME_LENGTH, PAGE_SIZE, PET_STATUSES } from '../spec.js'
 import { parseJson } from './json.js'
+import type { ApiRequest } from './types.js'
+
+/** What a host read of a request's body: its text, or why it has none. */
+export interface HostBody {
+  readonly text: string | undefined
+  /** The host stopped reading past the body limit. */
+  readonly tooLarge?: boolean | undefined
+  /** The bytes were not valid UTF-8 (`text` is `undefined`). */
+  readonly notUtf8?: boolean | undefined
+}
+
+/**
+ * The one place a host's request becomes the core's. A GET or HEAD body is dropped in every host alike: RFC 9110
+ * sections 9.3.1 and 9.3.2 give it no meaning, so it is never read, never counted against the body limit and never
+ * journaled (test/http/get-body-ignored.test.ts).
+ *
+ * @example
+ * apiRequestOf('POST', '/v1/pets', '', { 'content-type': 'application/json' }, { text: '{"name":"Rex","categoryId":1}' })
+ */
+export function apiRequestOf(
+  method: string,
+  path: string,
+  query: string,
+  headers: ApiRequest['headers'],
+  body: HostBody | undefined,
+): ApiRequest {
+  if (body === undefined || ignoresBody(method)) return { method, path, query, headers, body: undefined }
+  if (body.tooLarge) return { method, path, query, headers, body: undefined, bodyTooLarge: true }
+  if (body.notUtf8) return { method, path, query, headers, body: undefined, bodyNotUtf8: true }
+  return { method, path, query, headers, body: body.text }
+}
+
+/** A method whose body the API ignores (see `apiRequestOf`): hosts need not read it. */
+export const ignoresBody = (method: string): boolean => method === 'GET' || method === 'HEAD'
 
 const { default: LIMIT_DEFAULT, min: LIMIT_MIN, max: LIMIT_MAX } = PAGE_SIZE
 

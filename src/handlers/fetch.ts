@@ -3,10 +3,11 @@
  * the delivery step of Fetch hosts (a scenario's latency and dropped answers). Used by the msw
  * handlers and by `petStore.fetch`; imports no msw, so a world's `fetch` needs none.
  */
-import { apiRequestOf, ignoresBody } from '../core/api.js'
+
 import { problem } from '../core/errors.js'
 import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+import { apiRequestOf, ignoresBody } from '../core/validate.js'
 
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true })
 /** Base for relative URLs handed to `petStore.fetch('/v1/pets')`. */

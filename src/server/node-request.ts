@@ -4,8 +4,8 @@
  */
 import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage } from 'node:http'
-import { apiRequestOf, type HostBody, ignoresBody } from '../core/api.js'
 import type { ApiRequest } from '../core/types.js'
+import { apiRequestOf, type HostBody, ignoresBody } from '../core/validate.js'
 
 /** A body as node hosts read it: what the core is given (`HostBody`), and whether reading it was given up. */
 export interface Body extends HostBody {

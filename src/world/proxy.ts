@@ -8,8 +8,8 @@
  * (test/http/proxy-path-escape.test.ts).
  */
 import type { Api } from '../core/api.js'
+import { matchRoute } from '../core/api.js'
 import { PetStoreMockError, problem } from '../core/errors.js'
-import { matchRoute } from '../core/routes.js'
 import type { ApiRequest, ApiResponse } from '../core/types.js'
 import { OPERATIONS } from '../spec.js'
 
