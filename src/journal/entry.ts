@@ -98,15 +98,14 @@ function parseBody(text: string | undefined): unknown {
   return parsed.ok ? parsed.value : undefined
 }
 
+/** The filters an entry's field must equal. */
+const EXACT_FILTERS = ['status', 'plan', 'operation', 'code'] as const
+
 export function matchesFilter(entry: JournalSummary, filter: JournalFilter): boolean {
-  if (filter.method !== undefined && entry.method !== filter.method.toUpperCase()) return false
-  if (filter.path !== undefined && (typeof filter.path === 'string' ? entry.path !== filter.path : !filter.path.test(entry.path)))
-    return false
-  if (filter.status !== undefined && entry.status !== filter.status) return false
-  if (filter.plan !== undefined && entry.plan !== filter.plan) return false
-  if (filter.operation !== undefined && entry.operation !== filter.operation) return false
-  if (filter.code !== undefined && entry.code !== filter.code) return false
-  return true
+  const { method, path } = filter
+  if (method !== undefined && entry.method !== method.toUpperCase()) return false
+  if (path !== undefined && (typeof path === 'string' ? entry.path !== path : !path.test(entry.path))) return false
+  return EXACT_FILTERS.every((field) => filter[field] === undefined || entry[field] === filter[field])
 }
 
 /** What the journal keeps of one exchange: only what an entry needs (a whole request keeps every header, a response its body). */
@@ -192,7 +191,7 @@ export function toEntry(raw: Raw): JournalEntry {
 const SECRET_HEADERS = new Set(['authorization', 'proxy-authorization', 'cookie', 'x-mock-admin-token'])
 
 /** `Bearer test-free` -> `Bearer …free`; a cookie -> `…` and its last 4 characters. */
-export function redactSecret(value: string): string {
+function redactSecret(value: string): string {
   const space = value.indexOf(' ')
   const scheme = space === -1 ? '' : `${value.slice(0, space)} `
   const secret = space === -1 ? value : value.slice(space + 1).trim()
@@ -201,16 +200,14 @@ export function redactSecret(value: string): string {
 
 /** A request's headers as plain strings, with the secret ones redacted. */
 function redactedHeaders(headers: ApiRequest['headers']): Record<string, string> {
-  // A plain object, as before; a header named `__proto__` becomes its own property, not its prototype.
-  const out: Record<string, string> = {}
+  const pairs: [string, string][] = []
   for (const [name, value] of Object.entries(headers)) {
     if (value === undefined) continue
     const text = typeof value === 'string' ? value : value.join(', ')
-    const shown = SECRET_HEADERS.has(name) ? redactSecret(text) : text
-    if (name === '__proto__') Object.defineProperty(out, name, { value: shown, enumerable: true, writable: true, configurable: true })
-    else out[name] = shown
+    pairs.push([name, SECRET_HEADERS.has(name) ? redactSecret(text) : text])
   }
-  return out
+  // `Object.fromEntries` defines each as its own property: a header named `__proto__` does not set the prototype.
+  return Object.fromEntries(pairs)
 }
 
 /** The summary of an entry (no headers, no bodies): what the event stream sends for each request. */

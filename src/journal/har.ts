@@ -94,10 +94,14 @@ function postData(sent: { text: string; base64: boolean }, type: string | undefi
   return { mimeType: type ?? 'application/json', params: [], text: sent.text, ...(sent.base64 ? { _encoding: 'base64' } : {}) }
 }
 
+/** A HAR 1.2 log of `entries`, written by petstore-mock `version`. */
+const harLog = <T>(version: string, entries: T[]) => ({
+  log: { version: '1.2', creator: { name: 'petstore-mock', version }, pages: [], entries },
+})
+
 /** What comes before the entries of a log written entry by entry (`{"log":{…,"entries":[`), and after them. */
 export function harFrame(version: string): { head: string; tail: string } {
-  const head = JSON.stringify({ log: { version: '1.2', creator: { name: 'petstore-mock', version }, pages: [], entries: [] } })
-  return { head: head.slice(0, -3), tail: ']}}' }
+  return { head: JSON.stringify(harLog(version, [])).slice(0, -3), tail: ']}}' }
 }
 
 /**
@@ -106,12 +110,8 @@ export function harFrame(version: string): { head: string; tail: string } {
  * const har = toHar(world.journal.all(), { origin: 'http://127.0.0.1:4010', version: '0.1.0' })
  */
 export function toHar(entries: readonly JournalEntry[], { origin, version }: { origin: string; version: string }) {
-  return {
-    log: {
-      version: '1.2',
-      creator: { name: 'petstore-mock', version },
-      pages: [],
-      entries: entries.map((entry) => harEntry(entry, origin)),
-    },
-  }
+  return harLog(
+    version,
+    entries.map((entry) => harEntry(entry, origin)),
+  )
 }

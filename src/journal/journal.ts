@@ -8,11 +8,11 @@ import type { ApiRequest, ApiResponse } from '../core/types.js'
 import { createJournalBudget, type JournalBudget } from './budget.js'
 import { type JournalEntry, type JournalFilter, type JournalSummary, matchesFilter, type Raw, toEntry, toSummary } from './entry.js'
 import { PackedEntries } from './packed/entries-ring.js'
-import { entryOf, type ScanOptions, type ScanStep, scanStep, selectPage } from './scan.js'
+import { entryOf, type PageOptions, type ScanOptions, type ScanStep, scanStep, selectPage } from './scan.js'
 
 export type { JournalEntry, JournalFilter, JournalSummary } from './entry.js'
 export { summaryOf } from './entry.js'
-export type { ScanOptions, ScanStep } from './scan.js'
+export type { PageOptions, ScanOptions, ScanStep } from './scan.js'
 
 /** An entry keeps at most this many characters of its request body (docs/spec-decisions.md row 49). */
 export const BODY_PREFIX_CHARS = 16 * 1024
@@ -28,13 +28,7 @@ export interface Journal {
    * older than that sequence number, or with `after` the oldest ones newer than it. `more` says whether
    * the page left entries out on its older side (with `after`: on its newer side).
    */
-  page(
-    filter: JournalFilter,
-    options: { limit: number; before?: number | undefined; after?: number | undefined },
-  ): {
-    entries: JournalEntry[]
-    more: boolean
-  }
+  page(filter: JournalFilter, options: PageOptions): { entries: JournalEntry[]; more: boolean }
   /** The entry of sequence number `seq`, while the journal keeps it. */
   get(seq: number): JournalEntry | undefined
   /**
@@ -152,11 +146,6 @@ function tellListeners(raw: Raw, listeners: Set<Listener>): void {
   for (const listener of listeners) listener(raw.seq, summarize, counted)
 }
 
-/** Hands a new entry to those waiting for one and to the listeners. */
-function tell<T>(value: T, group: Set<(value: T) => void>): void {
-  for (const call of [...group]) call(value)
-}
-
 /**
  * Answers recorded and not yet handed to the client. Most are delivered before the next is recorded, so the newest
  * waits in `last`. The standalone server holds the answers of an event-loop turn and sends them together
@@ -249,7 +238,11 @@ export function createJournal({
       const raw = rawOf(seq, now(), request, response, extra)
       if (limit > 0) entries.keep(raw)
       undelivered.hold(response, raw)
-      if (waiters.size > 0) tell(toEntry(raw), waiters)
+      if (waiters.size > 0) {
+        const entry = toEntry(raw)
+        // Copied first: a waiter that matches removes itself.
+        for (const waiter of [...waiters]) waiter(entry)
+      }
       if (listeners.size > 0) tellListeners(raw, listeners)
     },
     delivered(response, nextArrival) {

@@ -66,30 +66,31 @@ export function scanStep<T>(
   return { entries, next: end >= 0 ? packed.at(end + 1).seq : undefined }
 }
 
-/** The page `journal.page` answers: the newest `limit` matching entries, or those before or after a cursor. */
+/** Which page `journal.page` answers: the newest `limit` matching entries, or those before or after a cursor. */
+export interface PageOptions {
+  readonly limit: number
+  readonly before?: number | undefined
+  readonly after?: number | undefined
+}
+
 export function selectPage(
   all: readonly Stored[],
   filter: JournalFilter,
-  { limit, before, after }: { limit: number; before?: number | undefined; after?: number | undefined },
+  { limit, before, after }: PageOptions,
 ): { entries: JournalEntry[]; more: boolean } {
+  // Toward newer from `after`, else toward older from `before` (or the newest): either way, nearest the cursor first.
+  const candidates =
+    after !== undefined
+      ? all.filter((stored) => stored.seq > after)
+      : all.filter((stored) => before === undefined || stored.seq < before).reverse()
   const entries: JournalEntry[] = []
-  if (after !== undefined) {
-    for (const stored of all) {
-      if (stored.seq <= after) continue
-      const entry = entryOf(stored)
-      if (!matchesFilter(entry, filter)) continue
-      if (entries.length === limit) return { entries, more: true }
-      entries.push(entry)
-    }
-    return { entries, more: false }
-  }
-  for (let i = all.length - 1; i >= 0; i--) {
-    const stored = all[i] as Stored
-    if (before !== undefined && stored.seq >= before) continue
+  let more = false
+  for (const stored of candidates) {
     const entry = entryOf(stored)
     if (!matchesFilter(entry, filter)) continue
-    if (entries.length === limit) return { entries: entries.reverse(), more: true }
+    more = entries.length === limit
+    if (more) break
     entries.push(entry)
   }
-  return { entries: entries.reverse(), more: false }
+  return { entries: after === undefined ? entries.reverse() : entries, more }
 }

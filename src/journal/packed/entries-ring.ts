@@ -37,11 +37,6 @@ export class ChunkLog {
     this.#owner = owner
   }
 
-  /** The oldest chunk, if any. */
-  get oldest(): Chunk | undefined {
-    return this.#chunks[0]
-  }
-
   /** Bytes of the chunks this journal holds now. */
   get bytes(): number {
     let total = 0
