@@ -272,3 +272,27 @@ export function usageFailed(command: Command<OptionTable>, error: unknown): 2 {
   process.stderr.write(`${lines.join('\n')}\n`)
   return 2
 }
+
+/**
+ * A command's line read by its table, then checked and shaped by `read`; or its exit code when the command ends
+ * there: 0 once --help or --version is printed, 2 once a usage error is (`usageFailed`).
+ *
+ * @example
+ * const cli = commandLine(VERIFY, argv, env, ({ values }) => ({ target: values.target }))
+ * if (typeof cli === 'number') return cli
+ */
+export function commandLine<T extends OptionTable, R extends object>(
+  command: Command<T>,
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  read: (parsed: Parsed<T>) => R,
+): R | 0 | 2 {
+  try {
+    const parsed = parseCommand(command, argv, env)
+    if (typeof parsed !== 'string') return read(parsed)
+    process.stdout.write(`${parsed}\n`)
+    return 0
+  } catch (error) {
+    return usageFailed(command, error)
+  }
+}

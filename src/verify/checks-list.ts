@@ -3,14 +3,12 @@
  * leaves open and the order of the pets (docs/spec-decisions.md rows 6, 7).
  */
 import { PAGE_SIZE, PET_STATUSES } from '../spec.js'
+import { optionPatch } from './config.js'
 import { brief, listSummary, petsOf, petsProblem } from './describe.js'
 import { firstPage, largestPage, petCount, probe } from './requests.js'
-import { type Check, type Observation, type OptionPatch, type Side, Skip } from './types.js'
+import { type Check, type Observation, type Side, Skip } from './types.js'
 
-const QUERY_OPTIONS: OptionPatch[] = [
-  { label: 'queryValidation: "lenient"', config: { queryValidation: 'lenient' } },
-  { label: 'queryValidation: "strict"', config: { queryValidation: 'strict' } },
-]
+const QUERY_OPTIONS = [optionPatch({ queryValidation: 'lenient' }), optionPatch({ queryValidation: 'strict' })]
 
 const plural = (n: number) => `${n} pet${n === 1 ? '' : 's'}`
 

@@ -5,9 +5,10 @@
  */
 import { gzipSync } from 'node:zlib'
 import { PET_STATUSES, SUNSET } from '../spec.js'
+import { optionPatch } from './config.js'
 import { brief, petProblem, underBase } from './describe.js'
 import { createdPet, listedPet, listedPetId, postPet, unusedPet } from './requests.js'
-import { type Check, type Exchange, type Observation, type OptionPatch, type RunContext, type Side, Skip } from './types.js'
+import { type Check, type Exchange, type Observation, type RunContext, type Side, Skip } from './types.js'
 
 async function getOk(side: Side): Promise<Observation> {
   const id = await listedPetId(side)
@@ -86,10 +87,7 @@ async function charsetAndEncoding(side: Side, context: RunContext): Promise<Obse
   return { summary: `charset=iso-8859-1: ${read(charset)}; Content-Encoding gzip: ${read(gzip)}` }
 }
 
-const MEDIA_TYPE_OPTIONS: OptionPatch[] = [
-  { label: 'mediaTypeErrorStatus: 415', config: { mediaTypeErrorStatus: 415 } },
-  { label: 'mediaTypeErrorStatus: 400', config: { mediaTypeErrorStatus: 400 } },
-]
+const MEDIA_TYPE_OPTIONS = [optionPatch({ mediaTypeErrorStatus: 415 }), optionPatch({ mediaTypeErrorStatus: 400 })]
 
 async function defaultStatus(side: Side, context: RunContext): Promise<Observation> {
   const answer = await postPet(side, { name: context.marker, categoryId: 1 })
@@ -129,7 +127,7 @@ export const PET_CHECKS: readonly Check[] = [
       const match = /^@(\d+)$/.exec(String(target.facts?.deprecation ?? '').trim())
       if (!match) return []
       const at = new Date(Number(match[1]) * 1000).toISOString().replace('.000Z', 'Z')
-      return [{ label: `deprecatedAt: "${at}"`, config: { deprecatedAt: at } }]
+      return [optionPatch({ deprecatedAt: at })]
     },
   },
   {
@@ -201,10 +199,8 @@ export const PET_CHECKS: readonly Check[] = [
     run: defaultStatus,
     candidates: (target) => {
       const status = target.facts?.status
-      if (status === undefined) return [{ label: 'defaultStatus: none (leave it out)', config: { defaultStatus: undefined } }]
-      return (PET_STATUSES as readonly unknown[]).includes(status)
-        ? [{ label: `defaultStatus: ${JSON.stringify(status)}`, config: { defaultStatus: status } }]
-        : []
+      if (status === undefined) return [optionPatch({ defaultStatus: undefined }, ' (leave it out)')]
+      return (PET_STATUSES as readonly unknown[]).includes(status) ? [optionPatch({ defaultStatus: status })] : []
     },
   },
 ]

@@ -4,6 +4,7 @@
  * used no quota (docs/spec-decisions.md rows 22, 24, 27, 28, 29, 30, 31).
  */
 import { PLAN_LIMITS } from '../spec.js'
+import { optionPatch } from './config.js'
 import { brief, rateHeadersOf, retryAfterFormat } from './describe.js'
 import { retryAfterMs } from './side.js'
 import { type Check, type Exchange, type Observation, type Side, Skip } from './types.js'
@@ -193,8 +194,8 @@ export const QUOTA_CHECKS: readonly Check[] = [
     cost: 0,
     run: async (side) => ({ summary: retryAfterFormat((await limitedAnswer(side)).headers['retry-after']) }),
     candidates: () => [
-      { label: 'rateLimit.retryAfterFormat: "http-date"', config: { rateLimit: { retryAfterFormat: 'http-date' } } },
-      { label: 'rateLimit.retryAfterFormat: "seconds"', config: { rateLimit: { retryAfterFormat: 'seconds' } } },
+      optionPatch({ rateLimit: { retryAfterFormat: 'http-date' } }),
+      optionPatch({ rateLimit: { retryAfterFormat: 'seconds' } }),
     ],
   },
   {
@@ -235,18 +236,8 @@ export const QUOTA_CHECKS: readonly Check[] = [
     candidates: (target) => {
       const { after, seconds } = (target.facts ?? {}) as { after?: number; seconds?: number }
       if (after === undefined || seconds === undefined)
-        return [
-          {
-            label: 'rateLimit.banAfterEarlyRetries: 1000000 (no ban in practice)',
-            config: { rateLimit: { banAfterEarlyRetries: 1_000_000 } },
-          },
-        ]
-      return [
-        {
-          label: `rateLimit.banAfterEarlyRetries: ${after}, rateLimit.banDurationSeconds: ${seconds}`,
-          config: { rateLimit: { banAfterEarlyRetries: after, banDurationSeconds: seconds } },
-        },
-      ]
+        return [optionPatch({ rateLimit: { banAfterEarlyRetries: 1_000_000 } }, ' (no ban in practice)')]
+      return [optionPatch({ rateLimit: { banAfterEarlyRetries: after, banDurationSeconds: seconds } })]
     },
   },
   {

@@ -3,6 +3,7 @@
  * of a 401, other paths and methods, the order of checks, HEAD and which requests count (a 404, a 401, a 400)
  * (docs/spec-decisions.md rows 9, 21, 24, 26, 46).
  */
+import { optionPatch } from './config.js'
 import { brief, rateHeaderNames, rateHeadersOf, UNUSED_ID } from './describe.js'
 import { operations, probe, withoutValidKey } from './requests.js'
 import { type Auth, type Check, type Exchange, type Observation, type RunContext, type Side, Skip } from './types.js'
@@ -142,8 +143,8 @@ export const ROUTE_CHECKS: readonly Check[] = [
     cost: 0,
     run: unauthenticatedHeaders,
     candidates: () => [
-      { label: 'rateLimit.unauthenticatedHeaders: "omit"', config: { rateLimit: { unauthenticatedHeaders: 'omit' } } },
-      { label: 'rateLimit.unauthenticatedHeaders: "free-plan"', config: { rateLimit: { unauthenticatedHeaders: 'free-plan' } } },
+      optionPatch({ rateLimit: { unauthenticatedHeaders: 'omit' } }),
+      optionPatch({ rateLimit: { unauthenticatedHeaders: 'free-plan' } }),
     ],
   },
   {

@@ -39,6 +39,18 @@ function leaves(config: Readonly<Config>, prefix = ''): [string, unknown][] {
   )
 }
 
+/**
+ * A change of the mock's options with its label as the report shows it: each key and its JSON value (`none` for a
+ * key it removes), then `note`.
+ *
+ * @example
+ * optionPatch({ rateLimit: { retryAfterFormat: 'http-date' } }).label // 'rateLimit.retryAfterFormat: "http-date"'
+ */
+export function optionPatch(config: Readonly<Config>, note = ''): OptionPatch {
+  const label = leaves(config).map(([path, value]) => `${path}: ${value === undefined ? 'none' : JSON.stringify(value)}`)
+  return { label: `${label.join(', ')}${note}`, config }
+}
+
 /** The patches of the differing checks in one config; a second, different value for the same key is a conflict. */
 export function mergePatches(found: readonly { check: string; patch: OptionPatch }[]): { config: Config; conflicts: string[] } {
   const config: Config = {}

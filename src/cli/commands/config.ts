@@ -5,7 +5,7 @@
  * (test/cli/config.test.ts). Its command line is read by the shared parser (../parse.ts).
  */
 import { plainMessage } from '../../core/errors.js'
-import { COMMANDS, type Command, parseCommand, UsageError, usageFailed } from '../parse.js'
+import { COMMANDS, type Command, commandLine, UsageError } from '../parse.js'
 
 export const CONFIG: Command<Record<string, never>> = {
   name: 'petstore-mock config',
@@ -27,20 +27,13 @@ export const CONFIG: Command<Record<string, never>> = {
 }
 
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let file: string
-  try {
-    const parsed = parseCommand(CONFIG, argv, env)
-    if (typeof parsed === 'string') {
-      process.stdout.write(`${parsed}\n`)
-      return 0
-    }
-    const [action, given] = parsed.operands
+  const cli = commandLine(CONFIG, argv, env, ({ operands: [action, file] }) => {
     if (action !== 'validate')
       throw new UsageError(`knows one action, validate, as in petstore-mock config validate FILE. Run ${CONFIG.name} --help for it.`)
-    file = given as string
-  } catch (error) {
-    return usageFailed(CONFIG, error)
-  }
+    return { file: file as string }
+  })
+  if (typeof cli === 'number') return cli
+  const { file } = cli
   // Loaded only now, so --help and usage errors answer at once.
   const { ConfigError, loadConfig, problemLine } = await import('../../server/config-file.js')
   try {

@@ -138,8 +138,7 @@ async function send(url: string, key: string): Promise<Response> {
       signal: AbortSignal.timeout(REQUEST_TIMEOUT_MS),
     })
   } catch (error) {
-    const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } }
-    const why = name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : (cause?.code ?? cause?.message ?? message)
+    const why = (error as Error).name === 'TimeoutError' ? `no answer within ${REQUEST_TIMEOUT_MS / 1000} s` : failure(error)
     throw new ReadError(`cannot reach ${url} (${why}). Check --target and that the service is up.`, 2)
   }
 }
@@ -153,11 +152,16 @@ async function readAnswer(url: string, response: Response, maxBytes: number): Pr
     return await readBody(response, { maxBytes, request: `GET ${url}`, option: '--max-body-bytes' })
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw new ReadError(`${error.message}: raise --max-body-bytes, or check --target.`, 1)
-    const { name, message, cause } = error as Error & { cause?: { code?: string; message?: string } }
-    if (name === 'TimeoutError')
+    if ((error as Error).name === 'TimeoutError')
       throw new ReadError(`the target's answer to GET ${url} did not end within ${REQUEST_TIMEOUT_MS / 1000} s. Try again later.`, 2)
-    throw new ReadError(`the target's answer to GET ${url} broke off (${cause?.code ?? cause?.message ?? message}). Try again later.`, 2)
+    throw new ReadError(`the target's answer to GET ${url} broke off (${failure(error)}). Try again later.`, 2)
   }
+}
+
+/** Why a request or its body failed: the cause's code or message (fetch's own message says little), else the error's. */
+function failure(error: unknown): string {
+  const { message, cause } = error as Error & { cause?: { code?: string; message?: string } }
+  return cause?.code ?? cause?.message ?? message
 }
 
 /** The target's clock when it answered: its `Date` header (whole seconds, so never later than the truth), else ours. */
@@ -188,17 +192,21 @@ function windowWait(response: Response, maxWaitMs: number): number {
   return wait <= 0 || wait > maxWaitMs ? 0 : wait
 }
 
+/** The answer's body as an Error body may be: its fields, when it is JSON. */
+function errorBody(text: string): { code?: unknown; message?: unknown } | null {
+  const parsed = parseJson(text)
+  return parsed.ok ? (parsed.value as { code?: unknown; message?: unknown } | null) : null
+}
+
 /** The Error body's `code`, when the answer has one. */
 function errorCode(text: string): string | undefined {
-  const parsed = parseJson(text)
-  const code = parsed.ok ? (parsed.value as { code?: unknown } | null)?.code : undefined
+  const code = errorBody(text)?.code
   return typeof code === 'string' ? code : undefined
 }
 
 /** An answer other than 200 or 429, said with its status, the Error body's code and message, and the fix. */
 function describeError(url: string, response: Response, text: string): string {
-  const parsed = parseJson(text)
-  const body = parsed.ok ? (parsed.value as { code?: unknown; message?: unknown } | null) : null
+  const body = errorBody(text)
   const said = [body?.code, typeof body?.message === 'string' ? body.message.replace(/\.$/, '') : undefined].filter(
     (part): part is string => typeof part === 'string' && part !== '',
   )

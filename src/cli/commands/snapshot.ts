@@ -11,7 +11,7 @@ import { segmentsOf } from '../../server/state/log.js'
 import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../../snapshot.js'
 import { PAGE_SIZE } from '../../spec.js'
 import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
-import { COMMANDS, type Command, envName, oneOf, type Parsed, parseCommand, UsageError, usageFailed, wholeNumber } from '../parse.js'
+import { COMMANDS, type Command, commandLine, envName, oneOf, type Parsed, UsageError, wholeNumber } from '../parse.js'
 import { type Listing, ReadError, type ReadResult, readPets } from './snapshot-read.js'
 
 const PREFIX = 'petstore-mock snapshot'
@@ -175,18 +175,8 @@ function summary(options: SnapshotOptions, world: WorldSnapshot, read: number, l
  * process.exitCode = await run(['--target', 'https://staging.example.com/v1', '--out', 'staging.json'], process.env)
  */
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let options: SnapshotOptions
-  try {
-    const parsed = parseCommand(SNAPSHOT, argv, env)
-    // --help or --version: the text to print.
-    if (typeof parsed === 'string') {
-      process.stdout.write(`${parsed}\n`)
-      return 0
-    }
-    options = snapshotOptions(parsed)
-  } catch (error) {
-    return usageFailed(SNAPSHOT, error)
-  }
+  const options = commandLine(SNAPSHOT, argv, env, snapshotOptions)
+  if (typeof options === 'number') return options
   // The key is never printed, not even where the target's own messages repeat it.
   const report = (line: string) => void process.stderr.write(`${line.split(options.key).join('<key>')}\n`)
   const fail = (message: string, code: number) => {

@@ -12,7 +12,7 @@ import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
 import { redact } from '../../verify/report.js'
 import type { VerifyOptions } from '../../verify/types.js'
 import type { PetStoreOptions } from '../../world/options.js'
-import { COMMANDS, type Command, parseCommand, UsageError, usageFailed, wholeNumber } from '../parse.js'
+import { COMMANDS, type Command, commandLine, type Parsed, UsageError, wholeNumber } from '../parse.js'
 
 function readTarget(text: string, label: string): string {
   if (!/^https?:\/\/[^/]/i.test(text) || !URL.canParse(text))
@@ -108,14 +108,8 @@ interface VerifyCli {
   readonly json: boolean
 }
 
-/**
- * Reads the flags (and the environment for target and keys), or the text to print for --help or --version; throws
- * UsageError, naming the fix.
- */
-function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv): VerifyCli | string {
-  const parsed = parseCommand(VERIFY, argv, env)
-  if (typeof parsed === 'string') return parsed
-  const { values } = parsed
+/** The flags (and the environment for target and keys) checked together; throws UsageError, naming the fix. */
+function verifyCli({ values }: Parsed<typeof OPTIONS>): VerifyCli {
   const { target, key } = values
   if (target === undefined)
     throw new UsageError('--target is required: the base address of the deployment, e.g. --target https://staging.petstore.example/v1.')
@@ -151,17 +145,8 @@ function parseVerifyArgs(argv: readonly string[], env: NodeJS.ProcessEnv): Verif
  * process.exitCode = await run(['--target', 'http://127.0.0.1:4010/v1', '--key', 'test-pro'], process.env)
  */
 export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<number> {
-  let cli: VerifyCli | string
-  try {
-    cli = parseVerifyArgs(argv, env)
-  } catch (error) {
-    return usageFailed(VERIFY, error)
-  }
-  // --help or --version: the text to print.
-  if (typeof cli === 'string') {
-    process.stdout.write(`${cli}\n`)
-    return 0
-  }
+  const cli = commandLine(VERIFY, argv, env, verifyCli)
+  if (typeof cli === 'number') return cli
   const secrets = [cli.verify.key, cli.verify.freeKey ?? '']
   const out = (text: string) => void process.stdout.write(`${redact(text, secrets)}\n`)
   const err = (text: string) => void process.stderr.write(`${redact(text, secrets)}\n`)
