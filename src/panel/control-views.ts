@@ -2,7 +2,7 @@
  * The Clock (the session clock's time, advance buttons, set a moment, real time) and State (reset,
  * export and import of the state, the journal as HAR) sections.
  */
-import { download, field, h, messageOf } from './dom.js'
+import { button, download, field, h, messageOf } from './dom.js'
 import type { ClockRow, PanelSource } from './types.js'
 
 type Notify = (message: string, error?: boolean) => void
@@ -61,14 +61,7 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
   }, 1000)
   const moment = h('input', { type: 'text', placeholder: SUNSET, size: 24, spellcheck: 'false' })
   const advance = (label: string, seconds: number) =>
-    h(
-      'button',
-      {
-        type: 'button',
-        onclick: () => move('advance the clock', () => source.advanceClock(seconds), `Clock advanced: ${label.slice(8)}.`),
-      },
-      label,
-    )
+    button(label, () => move('advance the clock', () => source.advanceClock(seconds), `Clock advanced: ${label.slice(8)}.`))
   const setClock = (event: Event) => {
     event.preventDefault()
     const value = moment.value.trim()
@@ -90,19 +83,12 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
       { class: 'buttons', onsubmit: setClock },
       field('Moment (ISO 8601)', moment, 'clock-moment'),
       h('button', { type: 'submit' }, 'Set clock'),
-      h('button', { type: 'button', onclick: sunset, title: `Set the clock to the sunset of getPet, ${SUNSET}` }, 'Sunset'),
+      button('Sunset', sunset, { title: `Set the clock to the sunset of getPet, ${SUNSET}` }),
     ),
     h(
       'div',
       { class: 'buttons' },
-      h(
-        'button',
-        {
-          type: 'button',
-          onclick: () => move('go back to real time', () => source.realTime(), 'Clock back on real time.'),
-        },
-        'Real time',
-      ),
+      button('Real time', () => move('go back to real time', () => source.realTime(), 'Clock back on real time.')),
     ),
   )
   return { element, show, stop: () => clearInterval(tick) }
@@ -132,8 +118,8 @@ export function stateView(source: PanelSource, notify: Notify): HTMLElement {
     file.value = ''
   })
   const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
-  const button = (label: string, action: () => Promise<void>, done: string, failed: string) =>
-    h('button', { type: 'button', onclick: () => act(notify, action, done, failed) }, label)
+  const acting = (label: string, action: () => Promise<void>, done: string, failed: string) =>
+    button(label, () => act(notify, action, done, failed))
   return h(
     'section',
     { class: 'state' },
@@ -141,14 +127,14 @@ export function stateView(source: PanelSource, notify: Notify): HTMLElement {
     h(
       'div',
       { class: 'buttons' },
-      button('Reset', () => source.reset(), 'Session reset to its seed: pets, ids, counters, bans and journal.', 'Could not reset'),
-      button(
+      acting('Reset', () => source.reset(), 'Session reset to its seed: pets, ids, counters, bans and journal.', 'Could not reset'),
+      acting(
         'Export state',
         async () => download(`petstore-mock-${source.session}-${stamp()}.json`, await source.exportState()),
         'State exported.',
         'Could not export the state',
       ),
-      button(
+      acting(
         'Export HAR',
         async () => download(`petstore-mock-${source.session}-${stamp()}.har`, await source.har()),
         'Journal exported as HAR.',

@@ -38,6 +38,16 @@ export function replace(parent: Element, ...children: Child[]): void {
   append(parent, children)
 }
 
+/** A button that is not a form's submit button. */
+export const button = (label: string, onclick: () => unknown, props: Props = {}): HTMLButtonElement =>
+  h('button', { type: 'button', onclick, ...props }, label)
+
+/** A table with a header row of `columns` around `body`, scrolling inside its frame. */
+export function tableOf(label: string, columns: readonly string[], body: HTMLTableSectionElement): HTMLElement {
+  const head = h('thead', {}, h('tr', {}, ...columns.map((name) => h('th', { scope: 'col' }, name))))
+  return h('div', { class: 'table-wrap' }, h('table', { 'aria-label': label }, head, body))
+}
+
 /** `2026-06-01T12:00:00.000Z` -> `12:00:00.000` (the table's time column; the title keeps the whole moment). */
 export const timeOfDay = (iso: string): string => iso.slice(11, 23)
 

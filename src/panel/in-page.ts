@@ -6,7 +6,7 @@
  */
 
 import type { World } from '../world/create-world.js'
-import { h } from './dom.js'
+import { button, h } from './dom.js'
 import { type MountedPanel, mountPanel } from './panel.js'
 import { createWorldSource, type WorldActions } from './world-source.js'
 
@@ -58,7 +58,7 @@ export function mountInPagePanel(world: World, actions: WorldActions): InPagePan
   }
   const open = () => {
     if (mounted) return
-    const closeButton = h('button', { type: 'button', onclick: close }, 'Close')
+    const closeButton = button('Close', close)
     mounted = mountPanel(panelRoot, createWorldSource(world, actions), { headerExtras: [closeButton] })
     sheet.hidden = false
     launcher.setAttribute('aria-expanded', 'true')

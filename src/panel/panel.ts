@@ -27,16 +27,15 @@ export interface PanelOptions {
 /** The session picker: the live sessions, the shown one selected. */
 function sessionPicker(source: PanelSource, onSession: (name: string) => void): { element: HTMLElement; load(): Promise<void> } {
   const select = h('select')
-  select.addEventListener('change', () => onSession(select.value))
-  let load: () => Promise<void> = async () => undefined
-  // Sessions come and go: the list is read again whenever the picker is about to open.
-  select.addEventListener('focus', () => void load().catch(() => undefined))
-  load = async () => {
+  const load = async () => {
     const names = (await source.sessions?.()) ?? [source.session]
     if (!names.includes(source.session)) names.push(source.session)
     select.replaceChildren(...names.map((name) => h('option', { value: name, selected: name === source.session }, name)))
   }
-  return { element: field('Session', select, 'session-select'), load: () => load() }
+  select.addEventListener('change', () => onSession(select.value))
+  // Sessions come and go: the list is read again whenever the picker is about to open.
+  select.addEventListener('focus', () => void load().catch(() => undefined))
+  return { element: field('Session', select, 'session-select'), load }
 }
 
 /**

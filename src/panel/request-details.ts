@@ -50,14 +50,14 @@ export function indentJson(text: string): string {
   return out.replace(/([[{])\n\s*([\]}])/g, '$1$2')
 }
 
-/** A body as sent: indented when whole JSON, a truncated prefix or other text as it is. */
-function readable(text: string | undefined, truncated: boolean, type: string | undefined): string {
-  if (text === undefined || text === '') return '(none)'
-  return truncated || !/json/i.test(type ?? 'application/json') ? text : indentJson(text)
+/** A body as sent: indented when whole JSON, as it is when `asIs` (a truncated prefix, base64) or other text. */
+function readable(text: string | undefined, asIs: boolean, headers: Readonly<Record<string, string>>): HTMLElement {
+  if (text === undefined || text === '') return h('pre', {}, '(none)')
+  return h('pre', {}, asIs || !/json/i.test(headers['content-type'] ?? 'application/json') ? text : indentJson(text))
 }
 
 /** The details of one request: both sides' headers and bodies, truncated ones marked. */
-export function detailsOf(detail: RequestDetail): HTMLElement[] {
+function detailsOf(detail: RequestDetail): HTMLElement[] {
   const truncated = (yes: boolean, size?: number) =>
     yes ? h('span', { class: 'tag' }, size === undefined ? 'truncated to 16 KiB' : `truncated: first 16 KiB of ${size} bytes`) : null
   // The server shows a body holding control characters as the base64 of its bytes (docs/spec-decisions.md row 61).
@@ -67,23 +67,11 @@ export function detailsOf(detail: RequestDetail): HTMLElement[] {
     h('h3', {}, 'Request headers'),
     headerTable('Request headers', detail.requestHeaders),
     h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize), encoded(detail.bodyEncoding)),
-    h(
-      'pre',
-      {},
-      readable(detail.bodyText, detail.bodyTruncated || detail.bodyEncoding !== undefined, detail.requestHeaders['content-type']),
-    ),
+    readable(detail.bodyText, detail.bodyTruncated || detail.bodyEncoding !== undefined, detail.requestHeaders),
     h('h3', {}, 'Response headers'),
     headerTable('Response headers', detail.responseHeaders),
     h('h3', {}, 'Response body', truncated(detail.responseBodyTruncated), encoded(detail.responseBodyEncoding)),
-    h(
-      'pre',
-      {},
-      readable(
-        detail.responseBody,
-        detail.responseBodyTruncated || detail.responseBodyEncoding !== undefined,
-        detail.responseHeaders['content-type'],
-      ),
-    ),
+    readable(detail.responseBody, detail.responseBodyTruncated || detail.responseBodyEncoding !== undefined, detail.responseHeaders),
   ]
 }
 

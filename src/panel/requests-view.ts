@@ -2,12 +2,12 @@
  * The Requests table: the session's newest requests, newest first, live; filters by status and path;
  * a click (or Enter) on a row shows its headers and bodies.
  */
-import { field, h, replace, timeOfDay } from './dom.js'
+import { field, h, replace, tableOf, timeOfDay } from './dom.js'
 import { detailsPane } from './request-details.js'
 import type { PanelSource, RequestRow } from './types.js'
 
 /** The table keeps at most this many rows (older ones are in the journal and the HAR). */
-export const MAX_ROWS = 200
+const MAX_ROWS = 200
 
 export interface RequestsView {
   readonly element: HTMLElement
@@ -69,16 +69,6 @@ function tidyRows(body: HTMLTableSectionElement, selected: number | undefined): 
   }
 }
 
-/** The table of requests around its body. */
-function requestsTable(body: HTMLTableSectionElement): HTMLElement {
-  const columns = ['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario']
-  return h(
-    'div',
-    { class: 'table-wrap' },
-    h('table', { 'aria-label': 'Requests' }, h('thead', {}, h('tr', {}, ...columns.map((name) => h('th', { scope: 'col' }, name)))), body),
-  )
-}
-
 /** The section: its heading with the count, the two filters, the table, and what shows below it. */
 function requestsSection(count: HTMLElement, [status, path]: HTMLInputElement[], body: HTMLTableSectionElement, below: HTMLElement[]) {
   return h(
@@ -91,7 +81,7 @@ function requestsSection(count: HTMLElement, [status, path]: HTMLInputElement[],
       field('Status filter', status as HTMLInputElement, 'status-filter'),
       field('Path filter', path as HTMLInputElement, 'path-filter'),
     ),
-    requestsTable(body),
+    tableOf('Requests', ['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario'], body),
     ...below,
   )
 }
@@ -107,7 +97,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   const path = h('input', { type: 'search', size: 18, placeholder: '/v1/pets' })
   const body = h('tbody')
   const pane = detailsPane(source, notify, (selected) => tidyRows(body, selected))
-  const select = (row: RequestRow, tr: HTMLTableRowElement) => pane.select(row, tr)
+  const { select } = pane
   const count = h('span', { class: 'muted' })
   const empty = h('p', { class: 'empty', hidden: true })
   let key: string | undefined

@@ -2,19 +2,14 @@
  * The Keys table (each key's plan, what it has left this minute and day, when each resets, its ban)
  * and the Scenario select (the catalogue with descriptions, chaos scenarios marked).
  */
-import { field, h, messageOf, replace, shortMoment } from './dom.js'
+import { field, h, messageOf, replace, shortMoment, tableOf } from './dom.js'
 import type { KeyRow, PanelSource, ScenarioRow } from './types.js'
-
-export interface KeysView {
-  readonly element: HTMLElement
-  show(keys: readonly KeyRow[]): void
-}
 
 /**
  * @example
  * const keys = keysView(); keys.show(await source.keys())
  */
-export function keysView(): KeysView {
+export function keysView() {
   const body = h('tbody')
   // A world may have no keys (`keys: []`, the `unauthorized` scenario): then every API request answers 401.
   const empty = h(
@@ -23,20 +18,10 @@ export function keysView(): KeysView {
     'No API keys: every request answers 401. Switch scenario, or give the mock keys with its keys option (README, "Default API keys").',
   )
   const columns = ['Key', 'Plan', 'Minute left', 'Minute resets', 'Day left', 'Day resets', 'Banned until']
-  const element = h(
-    'section',
-    { class: 'keys' },
-    h('h2', { id: 'keys-heading' }, 'Keys'),
-    h(
-      'div',
-      { class: 'table-wrap' },
-      h('table', { 'aria-label': 'Keys' }, h('thead', {}, h('tr', {}, ...columns.map((name) => h('th', { scope: 'col' }, name)))), body),
-    ),
-    empty,
-  )
+  const element = h('section', { class: 'keys' }, h('h2', { id: 'keys-heading' }, 'Keys'), tableOf('Keys', columns, body), empty)
   return {
     element,
-    show(keys) {
+    show(keys: readonly KeyRow[]) {
       empty.hidden = keys.length > 0
       replace(
         body,
@@ -60,11 +45,6 @@ export function keysView(): KeysView {
   }
 }
 
-export interface ScenarioView {
-  readonly element: HTMLElement
-  load(): Promise<void>
-}
-
 function optionOf(scenario: ScenarioRow): HTMLOptionElement {
   const text = [scenario.name, scenario.description ? ` — ${scenario.description}` : '', scenario.chaos ? ' (chaos)' : '']
   if (scenario.invalid) text.push(' (invalid file)')
@@ -75,7 +55,7 @@ function optionOf(scenario: ScenarioRow): HTMLOptionElement {
  * @example
  * const scenario = scenarioView(source, notify); await scenario.load()
  */
-export function scenarioView(source: PanelSource, notify: (message: string, error?: boolean) => void): ScenarioView {
+export function scenarioView(source: PanelSource, notify: (message: string, error?: boolean) => void) {
   const select = h('select')
   const description = h('p', { class: 'muted', 'aria-live': 'polite' })
   let scenarios: ScenarioRow[] = []
