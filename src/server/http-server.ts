@@ -213,24 +213,8 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
  */
 function sessionStore(options: PetStoreServerOptions, own: Sessions) {
   let shared: import('./redis/index.js').SharedSessions | undefined
-  return {
-    sessions: lateSessions(own, () => shared?.sessions),
-    /** Connects the shared sessions, when there are any, and gives them. */
-    async start(): Promise<Sessions | undefined> {
-      if (options.redis === undefined) return undefined
-      const { startSharedSessions } = await import('./redis/index.js')
-      shared = await startSharedSessions(options.redis, options, options.maxSessions ?? 1_000)
-      return shared.sessions
-    },
-    problem: () => shared?.problem(),
-    close: async () => shared?.close(),
-  }
-}
-
-/** The sessions the server uses: `own` until `later()` gives others (the shared ones, once connected). */
-function lateSessions(own: Sessions, later: () => Sessions | undefined): Sessions {
-  const current = () => later() ?? own
-  return {
+  const current = () => shared?.sessions ?? own
+  const sessions: Sessions = {
     get: (name) => current().get(name),
     get main() {
       return current().main
@@ -245,6 +229,18 @@ function lateSessions(own: Sessions, later: () => Sessions | undefined): Session
     get journalBudget() {
       return current().journalBudget
     },
+  }
+  return {
+    sessions,
+    /** Connects the shared sessions, when there are any, and gives them. */
+    async start(): Promise<Sessions | undefined> {
+      if (options.redis === undefined) return undefined
+      const { startSharedSessions } = await import('./redis/index.js')
+      shared = await startSharedSessions(options.redis, options, options.maxSessions ?? 1_000)
+      return shared.sessions
+    },
+    problem: () => shared?.problem(),
+    close: async () => shared?.close(),
   }
 }
 

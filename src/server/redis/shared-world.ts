@@ -133,7 +133,7 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
         })
       })
       self.events.subscribe((event) => {
-        if (event.type === 'gone' && following.get(session) !== undefined) following.delete(session)
+        if (event.type === 'gone') following.delete(session)
       })
       return self
     },

@@ -66,23 +66,21 @@ export interface SessionState {
 
 /** The repository: one script or command per call. */
 function repositoryOf(link: RedisLink, keys: SessionKeys): PetRepository {
+  const indexOf = (status: PetStatus | undefined) => keys.key(status === undefined ? 'ids' : `status:${status}`)
   return {
     async get(id) {
       const json = (await link.command(['HGET', keys.key('pet'), id.toString()])) as string | null
       return json === null ? undefined : entryOf(json)
     },
     async list(status: PetStatus | undefined, limit: number) {
-      const index = status === undefined ? keys.key('ids') : keys.key(`status:${status}`)
-      const found = (await link.run('LIST', [index, keys.key('pet')], [String(limit)])) as (string | null)[]
+      const found = (await link.run('LIST', [indexOf(status), keys.key('pet')], [String(limit)])) as (string | null)[]
       return { entries: found.filter((json): json is string => json !== null).map((json) => entryOf(json)) }
     },
     async add(pet: NewPetRecord): Promise<Added | undefined> {
       // The JSON after the id: the script puts the id it takes in front.
       const rest = serializePet({ ...pet, id: 0n }).slice('{"id":0'.length)
-      const status = pet.status === undefined ? keys.key('ids') : keys.key(`status:${pet.status}`)
-      const id = (await link.run('CREATE', [keys.key('last'), keys.key('pet'), keys.key('ids'), status], [rest, pet.status ? '1' : '0'])) as
-        | string
-        | null
+      const created = [keys.key('last'), keys.key('pet'), keys.key('ids'), indexOf(pet.status)]
+      const id = (await link.run('CREATE', created, [rest, pet.status ? '1' : '0'])) as string | null
       return id === null ? undefined : { entry: entryOf(`{"id":${id}${rest}`, BigInt(id)) }
     },
   }
@@ -109,7 +107,9 @@ export function createRedisPetData(link: RedisLink, keys: SessionKeys, state: Se
   })
   let cache: { pets: PetRecord[]; nextId: bigint } = { pets: [], nextId: 1n }
   let unseeded: { args: string[]; cache: typeof cache } | undefined
-  const names = ['seeded', 'pet', 'ids', 'last', 'rl', 'clock', 'scenario', 'journal', ...PET_STATUSES.map((s) => `status:${s}`)]
+  const replaceKeys = ['seeded', 'pet', 'ids', 'last', 'rl', 'clock', 'scenario', 'journal', ...PET_STATUSES.map((s) => `status:${s}`)].map(
+    keys.key,
+  )
   return {
     collection: undefined,
     repository: repositoryOf(link, keys),
@@ -131,7 +131,7 @@ export function createRedisPetData(link: RedisLink, keys: SessionKeys, state: Se
       args.push(String(counters.length / 2), ...counters)
       for (const pet of pets) args.push(pet.id.toString(), memberOf(pet.id), pet.status ?? '', serializePet(pet))
       try {
-        const wrote = (await link.run('REPLACE', names.map(keys.key), args)) === 1
+        const wrote = (await link.run('REPLACE', replaceKeys, args)) === 1
         cache = { pets: [...pets], nextId: next }
         if (onlyIfNew) markStarted(wrote)
         else state.replaced()
@@ -149,7 +149,7 @@ export function createRedisPetData(link: RedisLink, keys: SessionKeys, state: Se
     },
     async retrySeed() {
       if (!unseeded) return false
-      const wrote = (await link.run('REPLACE', names.map(keys.key), unseeded.args)) === 1
+      const wrote = (await link.run('REPLACE', replaceKeys, unseeded.args)) === 1
       if (wrote) cache = unseeded.cache
       unseeded = undefined
       return wrote

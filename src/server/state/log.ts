@@ -171,12 +171,8 @@ export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; 
  * log.append('default', 'create', '{"id":51,"name":"Rex","categoryId":1}')
  */
 export function openStateLog(path: string, options: { fsync: boolean; seq: number; wholeBytes: number }): StateLog {
-  let size = 0
-  try {
-    size = statSync(path).size
-  } catch {
-    // No log yet: made below.
-  }
+  // No log yet: made below.
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0
   if (size > options.wholeBytes) truncateSync(path, options.wholeBytes)
   let fd = openSync(path, 'a')
   let seq = options.seq
