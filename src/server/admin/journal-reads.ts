@@ -221,7 +221,7 @@ export interface JournalRead {
   headers(page: PageExtent): Record<string, string>
 }
 
-/** The entries of the read from `from` on, `STEP` at a time, pacing between steps. */
+/** The entries of the read from `start` on, `STEP` at a time, pacing between steps. */
 async function* scan(read: JournalRead, start: number, toward: 'older' | 'newer', pace: () => Promise<void>) {
   for (let from = start; ; ) {
     const step = read.journal.scan(read.filter, { from, toward, count: STEP })
