@@ -209,9 +209,3 @@ function redactedHeaders(headers: ApiRequest['headers']): Record<string, string>
   // `Object.fromEntries` defines each as its own property: a header named `__proto__` does not set the prototype.
   return Object.fromEntries(pairs)
 }
-
-/** The summary of an entry (no headers, no bodies): what the event stream sends for each request. */
-export function summaryOf(entry: JournalEntry): JournalSummary {
-  const { body: _body, bodyText: _sent, requestHeaders: _request, responseHeaders: _response, responseBody: _text, ...summary } = entry
-  return summary
-}

@@ -11,7 +11,6 @@ import { PackedEntries } from './packed/entries-ring.js'
 import { entryOf, type PageOptions, type ScanOptions, type ScanStep, scanStep, selectPage } from './scan.js'
 
 export type { JournalEntry, JournalFilter, JournalSummary } from './entry.js'
-export { summaryOf } from './entry.js'
 export type { PageOptions, ScanOptions, ScanStep } from './scan.js'
 
 /** An entry keeps at most this many characters of its request body (docs/spec-decisions.md row 49). */

@@ -21,7 +21,7 @@ export interface ClockView {
 }
 
 /** Runs an action, reporting its outcome in the status line. */
-async function act(notify: Notify, action: () => Promise<void>, done: string, failed: string): Promise<void> {
+async function act(notify: Notify, done: string, failed: string, action: () => Promise<void>): Promise<void> {
   try {
     await action()
     notify(done)
@@ -45,15 +45,10 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
   }
   /** Moves the clock, then shows it read again: the display follows at once, without waiting for the event stream. */
   const move = (label: string, change: () => Promise<void>, done: string) =>
-    act(
-      notify,
-      async () => {
-        await change()
-        show(await source.clock())
-      },
-      done,
-      `Could not ${label}`,
-    )
+    act(notify, done, `Could not ${label}`, async () => {
+      await change()
+      show(await source.clock())
+    })
   // A running clock moves on between events: the display follows it each second.
   const tick = setInterval(() => {
     if (!shown || shown.clock.frozen) return
@@ -109,17 +104,14 @@ export function stateView(source: PanelSource, notify: Notify): HTMLElement {
   file.addEventListener('change', async () => {
     const chosen = file.files?.[0]
     if (!chosen) return
-    await act(
-      notify,
-      async () => source.importState(await chosen.text()),
-      `State imported from ${chosen.name}.`,
-      'Could not import the state',
+    await act(notify, `State imported from ${chosen.name}.`, 'Could not import the state', async () =>
+      source.importState(await chosen.text()),
     )
     file.value = ''
   })
   const stamp = () => new Date().toISOString().replace(/[:.]/g, '-')
-  const acting = (label: string, action: () => Promise<void>, done: string, failed: string) =>
-    button(label, () => act(notify, action, done, failed))
+  const acting = (label: string, done: string, failed: string, action: () => Promise<void>) =>
+    button(label, () => act(notify, done, failed, action))
   return h(
     'section',
     { class: 'state' },
@@ -127,18 +119,12 @@ export function stateView(source: PanelSource, notify: Notify): HTMLElement {
     h(
       'div',
       { class: 'buttons' },
-      acting('Reset', () => source.reset(), 'Session reset to its seed: pets, ids, counters, bans and journal.', 'Could not reset'),
-      acting(
-        'Export state',
-        async () => download(`petstore-mock-${source.session}-${stamp()}.json`, await source.exportState()),
-        'State exported.',
-        'Could not export the state',
+      acting('Reset', 'Session reset to its seed: pets, ids, counters, bans and journal.', 'Could not reset', () => source.reset()),
+      acting('Export state', 'State exported.', 'Could not export the state', async () =>
+        download(`petstore-mock-${source.session}-${stamp()}.json`, await source.exportState()),
       ),
-      acting(
-        'Export HAR',
-        async () => download(`petstore-mock-${source.session}-${stamp()}.har`, await source.har()),
-        'Journal exported as HAR.',
-        'Could not export the HAR',
+      acting('Export HAR', 'Journal exported as HAR.', 'Could not export the HAR', async () =>
+        download(`petstore-mock-${source.session}-${stamp()}.har`, await source.har()),
       ),
     ),
     h('div', { class: 'buttons' }, field('Import state', file, 'state-file')),

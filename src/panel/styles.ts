@@ -35,7 +35,6 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 .buttons { display: flex; flex-wrap: wrap; gap: 6px; margin-top: 6px; }
 .table-wrap { overflow: auto; max-height: 55vh; border: 1px solid var(--line); border-radius: 6px; }
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
-caption { text-align: left; font-weight: 600; padding: 0 0 4px; }
 th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 th { position: sticky; top: 0; background: var(--soft); font-weight: 600; }
 td.path { white-space: normal; word-break: break-all; }

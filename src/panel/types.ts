@@ -4,41 +4,16 @@
  * interface. Types only: nothing here exists at run time.
  */
 import type { KeyStatus } from '../core/key-status.js'
+import type { JournalSummary } from '../journal/entry.js'
+import type { JournalEntryView } from '../journal/view.js'
 import type { ScenarioListing } from '../scenarios/catalogue.js'
 import type { ClockView } from '../world/events.js'
 
-/** A journal entry as the Requests table shows it (the event stream's `request` data). */
-export interface RequestRow {
-  readonly seq: number
-  /** ISO 8601, on the session's clock. */
-  readonly time: string
-  readonly method: string
-  readonly path: string
-  readonly query: string
-  readonly status: number
-  readonly plan: string | undefined
-  readonly key: string | undefined
-  readonly durationMs: number
-  readonly scenario: string | undefined
-  readonly code: string | undefined
-  readonly fault: string | undefined
-  readonly bodySize: number
-  readonly bodyTruncated: boolean
-}
+/** A journal entry as the Requests table shows it: the event stream's `request` data. */
+export type RequestRow = JournalSummary
 
-/** One entry whole: what a click on a row shows. */
-export interface RequestDetail extends RequestRow {
-  /** The request body as sent (its first 16 KiB when truncated). */
-  readonly bodyText: string | undefined
-  /** `"base64"` when the server sent `bodyText` as the base64 of the body: it holds control characters. */
-  readonly bodyEncoding?: 'base64' | undefined
-  readonly requestHeaders: Readonly<Record<string, string>>
-  readonly responseHeaders: Readonly<Record<string, string>>
-  readonly responseBody: string
-  readonly responseBodyTruncated: boolean
-  /** `"base64"` when the server sent `responseBody` as the base64 of the body. */
-  readonly responseBodyEncoding?: 'base64' | undefined
-}
+/** One entry whole, as the admin API writes it (a body holding control characters as base64): what a click on a row shows. */
+export type RequestDetail = JournalEntryView
 
 /** One key's quota (`GET /__mock/keys`). */
 export type KeyRow = KeyStatus

@@ -4,7 +4,6 @@
  */
 
 import { toHar } from '../journal/har.js'
-import { summaryOf } from '../journal/journal.js'
 import { listScenarios } from '../scenarios/catalogue.js'
 import { stringifySnapshot } from '../snapshot.js'
 import type { World } from '../world/create-world.js'
@@ -35,7 +34,7 @@ export function createWorldSource(world: World, actions: WorldActions): PanelSou
       const base = world.urlPattern.startsWith('*') ? world.urlPattern.slice(1) : world.urlPattern
       return `fetch('${base}/pets'${key ? `, { headers: { Authorization: 'Bearer ${key}' } }` : ''})`
     },
-    requests: async (limit) => world.journal.page({}, { limit }).entries.reverse().map(summaryOf),
+    requests: async (limit) => world.journal.scanSummaries({ from: world.journal.lastSeq + 1, toward: 'older', count: limit }).entries,
     request: async (seq) => world.journal.get(seq),
     keys: async () => world.keyStatuses(),
     scenarios: async () => listScenarios(world.scenarios, world.scenario),

@@ -156,9 +156,7 @@ export class PackedEntries {
 
   /** The entries kept, oldest first. */
   live(): Stored[] {
-    const entries: Stored[] = []
-    for (let i = 0; i < this.#size; i++) entries.push(this.#at((this.#head + i) % this.#chunks.length))
-    return entries
+    return Array.from({ length: this.#size }, (_, index) => this.at(index))
   }
 
   /** How many entries it keeps. */
