@@ -1,7 +1,9 @@
 /**
- * The retry-audit matchers, shared by `petstore-mock/vitest` and `petstore-mock/jest`: plain functions of the
- * form both runners' `expect.extend` take.
+ * The retry-audit and report-card matchers, shared by `petstore-mock/vitest` and `petstore-mock/jest`: plain
+ * functions of the form both runners' `expect.extend` take.
  */
+import { resultText } from './check/report.js'
+import type { CardReport } from './check/types.js'
 import type { AuditReport } from './journal/audit.js'
 
 interface Auditable {
@@ -44,6 +46,21 @@ export const petStoreMatchers = {
           : `expected retry gaps to grow, but ${flat.map((key) => `${key.key}: ${JSON.stringify(key.retryGapsMs)}`).join('; ')}`,
     }
   },
+  /** Passes when every required check of a report card (`checkClient`, `petstore-mock/check`) passed or did not apply. */
+  toPassClientChecks(received: unknown) {
+    const report = received as CardReport
+    if (typeof report !== 'object' || report === null || !Array.isArray(report.checks)) {
+      return { pass: false, message: () => '[petstore-mock] toPassClientChecks() expects the report of checkClient().' }
+    }
+    const failed = report.checks.filter((result) => result.status === 'failed' && result.level === 'required')
+    return {
+      pass: failed.length === 0,
+      message: () =>
+        failed.length === 0
+          ? `expected a failed check, but every required check of ${report.card} passed`
+          : `expected the client to pass ${report.card}, but:\n${failed.map(resultText).join('\n')}`,
+    }
+  },
 }
 
 /** The matchers' types, as `expect(petStore).toHaveNoRetryViolations()` is written. */
@@ -52,4 +69,6 @@ export interface PetStoreMatchers<R = void> {
   toHaveNoRetryViolations(): R
   /** After every 429, the gaps between a key's retries grew (exponential backoff). */
   toHaveBackedOff(): R
+  /** Every required check of a report card (`checkClient`) passed or did not apply. */
+  toPassClientChecks(): R
 }

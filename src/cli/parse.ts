@@ -79,6 +79,7 @@ export const COMMANDS = {
   verify: 'black-box checks of a Pet Store deployment against the spec and the mock.',
   snapshot: "reads a Pet Store deployment's pets (GET /pets) into a state the mock loads, so it serves that catalogue.",
   config: 'validate FILE: checks a config file (--config) and prints each problem as FILE: key: message.',
+  'check-client': "-- COMMAND: grades a client SDK against the spec's failure rules (Retry-After, back-off, retries).",
 } as const
 
 /** Every command takes these; --help lists them after its own. */

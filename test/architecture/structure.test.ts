@@ -25,7 +25,20 @@ const LAYERS: readonly (readonly string[])[] = [
   ['handlers/'],
   ['world/'],
   ['server/', 'panel/'],
-  ['cli/', 'verify/', 'index.ts', 'node.ts', 'browser.ts', 'http.ts', 'vitest.ts', 'jest.ts', 'create-pet-store.ts', 'matchers.ts'],
+  [
+    'cli/',
+    'verify/',
+    'check/',
+    'check.ts',
+    'index.ts',
+    'node.ts',
+    'browser.ts',
+    'http.ts',
+    'vitest.ts',
+    'jest.ts',
+    'create-pet-store.ts',
+    'matchers.ts',
+  ],
 ]
 
 const layerOf = (file: string): number => {

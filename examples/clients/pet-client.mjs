@@ -1,0 +1,106 @@
+/**
+ * A small Pet Store SDK, written the way the spec asks ("Exceeding the limit": honour Retry-After, back off
+ * exponentially), with switches that each put one common defect back in. The report card
+ * (`petstore-mock check-client`) must flag exactly the defect each client in this folder turns on.
+ */
+
+/** @typedef {{ ignoreRetryAfter?: boolean, secondsOnly?: boolean, retryPost?: boolean, noJitter?: boolean, retry401?: boolean }} Defects */
+
+export class PetStoreError extends Error {
+  constructor(status, body) {
+    super(`${status} ${body?.code ?? ''}: ${body?.message ?? 'no message'}`.trim())
+    this.status = status
+    this.body = body
+  }
+}
+
+const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
+
+/**
+ * @param {{ baseUrl: string, key: string, timeoutMs?: number, maxRetries?: number, maxWaitMs?: number, baseDelayMs?: number, defects?: Defects }} options
+ */
+export function createPetClient({ baseUrl, key, timeoutMs = 500, maxRetries = 3, maxWaitMs = 5_000, baseDelayMs = 250, defects = {} }) {
+  /** Exponential back-off, capped, with "equal jitter": half fixed, half random. */
+  const backoff = (attempt) => {
+    const full = Math.min(baseDelayMs * 2 ** attempt, 2_000)
+    return defects.noJitter ? full : full / 2 + Math.random() * (full / 2)
+  }
+  /** Retry-After is seconds or an HTTP-date (RFC 9110 section 10.2.3). */
+  const retryAfterMs = (value) => {
+    if (value === null) return baseDelayMs
+    if (/^\d+$/.test(value.trim())) return Number(value) * 1000
+    if (defects.secondsOnly) return (Number.parseInt(value, 10) || 0) * 1000
+    return Math.max(0, Date.parse(value) - Date.now())
+  }
+
+  async function send(method, path, body) {
+    // POST is not idempotent and the API has no idempotency key: never send it twice (RFC 9110 section 9.2.2).
+    const retriable = method === 'GET' || defects.retryPost
+    for (let attempt = 0; ; attempt++) {
+      let response
+      try {
+        response = await fetch(`${baseUrl}${path}`, {
+          method,
+          headers: { authorization: `Bearer ${key}`, ...(body ? { 'content-type': 'application/json' } : {}) },
+          body: body ? JSON.stringify(body) : undefined,
+          signal: AbortSignal.timeout(timeoutMs),
+        })
+      } catch (error) {
+        if (!retriable || attempt >= maxRetries) throw error
+        await sleep(backoff(attempt))
+        continue
+      }
+      if (response.ok) return response.json()
+      const error = new PetStoreError(response.status, await response.json().catch(() => undefined))
+      if (attempt >= maxRetries) throw error
+      if (response.status === 429) {
+        const wait = defects.ignoreRetryAfter ? backoff(attempt) : retryAfterMs(response.headers.get('retry-after'))
+        if (wait > maxWaitMs) throw error
+        await sleep(wait)
+      } else if (response.status === 401 && defects.retry401) {
+        await sleep(backoff(attempt))
+      } else if (response.status >= 500 && retriable) {
+        await sleep(backoff(attempt))
+      } else {
+        throw error
+      }
+    }
+  }
+
+  return {
+    listPets: () => send('GET', '/pets'),
+    getPet: (petId) => send('GET', `/pets/${encodeURIComponent(petId)}`),
+    createPet: (pet) => send('POST', '/pets', pet),
+  }
+}
+
+/** The three tasks of the report card, for `checkClient` in-process. */
+export function cardTasks(options = {}) {
+  const client = (input) => createPetClient({ baseUrl: input.baseUrl, key: input.key, ...options })
+  return {
+    listPets: (input) => client(input).listPets(),
+    getPet: (input) => client(input).getPet(input.petId),
+    createPet: (input) => client(input).createPet({ name: 'Rex', categoryId: 1 }),
+  }
+}
+
+/**
+ * One task from the environment `petstore-mock check-client` sets, then exit 0 (a result) or 1 (an error).
+ * @param {{ defects?: Defects }} options
+ */
+export async function runTaskFromEnvironment(options = {}) {
+  const { PETSTORE_MOCK_URL: baseUrl, PETSTORE_MOCK_KEY: key, PETSTORE_MOCK_TASK: task, PETSTORE_MOCK_PET_ID: petId } = process.env
+  const tasks = cardTasks(options)
+  const run = { 'list-pets': tasks.listPets, 'get-pet': tasks.getPet, 'create-pet': tasks.createPet }[task]
+  if (!run) {
+    process.stderr.write(`Unknown PETSTORE_MOCK_TASK ${task}\n`)
+    process.exit(2)
+  }
+  try {
+    await run({ baseUrl, key, petId })
+    process.exit(0)
+  } catch (error) {
+    process.stderr.write(`${error.message}\n`)
+    process.exit(1)
+  }
+}

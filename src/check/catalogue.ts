@@ -1,0 +1,226 @@
+/**
+ * The checks of `petstore-client-checks/1`: each a rule from the spec's failure rules or an RFC, the worlds that
+ * provoke it, and how the journal of those worlds judges the client. Every run has its own world, so the checks are
+ * independent; each world runs on real time (the client's own clock reads `Retry-After` dates and waits for real).
+ * @see ../shared/spec/pet-store-service.md "Authentication", "Errors", "Exceeding the limit", "Versioning"
+ */
+import { auditJournal } from '../journal/audit.js'
+import { SUNSET } from '../spec.js'
+import { sentAt, surfacedOnce, verdict } from './evidence.js'
+import type { CheckDefinition, CheckRun, RunEvidence, Verdict } from './types.js'
+
+/** The key the card gives the client (plan Pro), long enough that the journal shows its last 4 characters. */
+export const CARD_KEY = 'petstore-check-key-0001'
+/** A key no world of the card knows: every request with it is answered 401. */
+const UNKNOWN_KEY = 'petstore-check-unknown-0002'
+
+/** The card's key starting with these counters (`keys.start` of a scenario). */
+const keysWith = (start: Record<string, unknown>) => ({ start: { [CARD_KEY]: start } })
+
+/** The key starts banned for 2 s: its first request is a 429 whose `Retry-After` passes within the check. */
+const banned = (format: 'seconds' | 'http-date'): CheckRun => ({
+  task: 'list-pets',
+  scenario: { keys: keysWith({ bannedForSeconds: 2 }) },
+  options: { rateLimit: { retryAfterFormat: format } },
+  provokes: 429,
+})
+
+/** The rule of both `Retry-After` forms: after the 429, nothing before the time it names. */
+function honoursRetryAfter(runs: readonly RunEvidence[]): Verdict {
+  const [run] = runs
+  if (run?.entries[0]?.status !== 429) return verdict('not-applicable', 'The first request was not answered 429.', runs, 'retry-after')
+  const audit = auditJournal(run.entries).keys[0]
+  const early = audit?.violations[0]
+  if (early) {
+    const seconds = (early.earlyByMs / 1000).toFixed(3)
+    return verdict(
+      'failed',
+      `Request #${early.seq} came ${seconds} s before the Retry-After of #${early.after} had passed.`,
+      runs,
+      'retry-after',
+    )
+  }
+  const retried = run.entries.length > 1 ? 'retried only after it' : 'surfaced the 429 without retrying'
+  return verdict('passed', `The client ${retried}.`, runs, 'retry-after')
+}
+
+/** The gaps between the attempts of a run, in ms. */
+const gapsOf = (run: RunEvidence): number[] => run.entries.slice(1).map((entry, i) => sentAt(entry) - sentAt(run.entries[i] as never))
+
+function backsOff(runs: readonly RunEvidence[]): Verdict {
+  const gaps = runs.map(gapsOf)
+  if (gaps.some((run) => run.length < 2)) {
+    return verdict('not-applicable', 'The client retried a 503 fewer than twice in a run: no back-off to judge.', runs)
+  }
+  const shown = gaps.map((run) => run.map((ms) => Math.round(ms)).join(', ')).join(' | ')
+  // Jittered exponential waits need not grow at every step, but the last wait is well above the first.
+  const flat = gaps.find((run) => (run.at(-1) as number) < 1.5 * (run[0] as number))
+  if (flat) return verdict('failed', `The waits did not grow (ms: ${shown}): the last is not 1.5 times the first.`, runs)
+  // The runs of a jittered client spread by more than timing noise (50 ms, or 15% of the wait) at some step after the
+  // first (whose wait also holds the client's start-up). Four runs of "equal jitter" over waits of 250 ms and more
+  // spread less at both later steps about once in 700 cards.
+  const jittered = (gaps[0] as number[]).slice(1).some((_, index) => {
+    const waits = gaps.map((run) => run[index + 1]).filter((ms): ms is number => ms !== undefined)
+    const spread = Math.max(...waits) - Math.min(...waits)
+    return spread > Math.max(50, 0.15 * (waits.reduce((sum, ms) => sum + ms, 0) / waits.length))
+  })
+  if (!jittered) return verdict('failed', `The runs waited alike (ms: ${shown}): no jitter.`, runs)
+  return verdict('passed', `The waits grew and differed between runs (ms: ${shown}).`, runs)
+}
+
+function stopsBeforeBan(runs: readonly RunEvidence[]): Verdict {
+  const [run] = runs
+  if (run?.entries[0]?.status !== 429) return verdict('not-applicable', 'The first request was not answered 429.', runs, 'retry-after')
+  const ban = run.entries.find((entry) => entry.code === 'key_temporarily_banned')
+  if (ban) return verdict('failed', `The key was banned at request #${ban.seq}: the client kept retrying early.`, runs, 'retry-after')
+  if (run.outcome.ended === 'limit') {
+    return verdict(
+      'failed',
+      'The client was still waiting at the limit: a Retry-After of hours is not worth waiting for.',
+      runs,
+      'retry-after',
+    )
+  }
+  if (run.outcome.ended === 'result') return verdict('failed', 'The SDK returned a result for a 429.', runs, 'retry-after')
+  return verdict('passed', `The client surfaced the 429 after ${run.entries.length} request(s), unbanned.`, runs, 'retry-after')
+}
+
+function postSentOnce(runs: readonly RunEvidence[]): Verdict {
+  const again = runs.find((run) => run.entries.filter((entry) => entry.method === 'POST').length > 1)
+  if (again) return verdict('failed', `${again.run.label}: the POST was sent again; a create is not idempotent.`, runs)
+  if (runs.some((run) => run.entries.length === 0)) return verdict('not-applicable', 'A run sent no request.', runs)
+  return verdict('passed', 'Each POST that met a failure was sent once.', runs)
+}
+
+function givesUp(runs: readonly RunEvidence[]): Verdict {
+  const [run] = runs
+  if (!run || run.entries.length === 0) return verdict('not-applicable', 'The client sent no request.', runs)
+  if (run.outcome.ended === 'limit') return verdict('failed', 'The client was still waiting for an answer that never comes.', runs)
+  return verdict('passed', 'The client gave up on an answer that never came.', runs)
+}
+
+/** A day after the sunset of `GET /pets/{petId}`. */
+const SUNSET_CLOCK = new Date(Date.parse(SUNSET) + 86_400_000).toISOString()
+
+export const CHECKS: readonly CheckDefinition[] = [
+  {
+    id: 'auth.bearer',
+    level: 'required',
+    rule: 'Sends Authorization: Bearer <key>, and the key in no other header, cookie or query parameter.',
+    source: 'spec "Authentication"',
+    fix: 'Send the key only as "Authorization: Bearer <key>".',
+    runs: [{ task: 'list-pets', provokes: 200 }],
+    judge(runs) {
+      const run = runs[0] as RunEvidence
+      const hint = CARD_KEY.slice(-4)
+      for (const entry of run.entries) {
+        const { authorization, cookie, ...others } = entry.requestHeaders
+        if (!authorization || !new RegExp(`^bearer …${hint}$`, 'i').test(authorization)) {
+          return verdict('failed', `Request #${entry.seq} sent Authorization: ${authorization ?? '(none)'}.`, runs)
+        }
+        const elsewhere = [cookie ? 'a cookie' : '', entry.query.includes(CARD_KEY) ? 'the query' : '']
+          .concat(Object.entries(others).flatMap(([name, value]) => (value.includes(CARD_KEY) ? [`the ${name} header`] : [])))
+          .filter(Boolean)
+        if (elsewhere.length > 0) return verdict('failed', `Request #${entry.seq} also sent a credential in ${elsewhere.join(', ')}.`, runs)
+      }
+      if (run.outcome.ended !== 'result') return verdict('failed', 'The SDK did not list pets with a valid key.', runs)
+      return verdict('passed', 'Every request sent the key as a Bearer token, and nowhere else.', runs)
+    },
+  },
+  {
+    id: 'auth.no-retry-401',
+    level: 'required',
+    rule: 'A 401 is surfaced, not retried.',
+    source: 'spec "Authentication" and "Errors" (401)',
+    fix: 'Treat 401 as final: raise it to the caller without retrying.',
+    runs: [{ task: 'list-pets', key: UNKNOWN_KEY, provokes: 401 }],
+    judge: (runs) => surfacedOnce(runs, 'The request with an unknown key'),
+  },
+  {
+    id: 'errors.no-retry-4xx',
+    level: 'required',
+    rule: 'A 404 and a 400 are surfaced, not retried.',
+    source: 'spec "Endpoints" (400, 404)',
+    fix: 'Treat 400 and 404 as final: raise them without retrying.',
+    runs: [
+      { label: '404', task: 'get-pet', petId: '999999999', provokes: 404 },
+      // Names of 2 or more characters are refused in this world: the client's own body meets a 400.
+      { label: '400', task: 'create-pet', options: { maxNameLength: 1 }, provokes: 400 },
+    ],
+    judge: (runs) => surfacedOnce(runs, 'The request'),
+  },
+  {
+    id: 'rate.retry-after-seconds',
+    level: 'required',
+    rule: 'After a 429 with Retry-After: N (seconds), the next request comes no sooner than N s later.',
+    source: 'spec "Exceeding the limit" 2; RFC 9110 section 10.2.3',
+    fix: 'Wait the Retry-After seconds before the next request.',
+    runs: [banned('seconds')],
+    judge: honoursRetryAfter,
+  },
+  {
+    id: 'rate.retry-after-date',
+    level: 'required',
+    rule: 'After a 429 whose Retry-After is an HTTP-date, the next request comes no sooner than that date.',
+    source: 'spec "Exceeding the limit" 2; RFC 9110 section 10.2.3 (HTTP-date)',
+    fix: 'Read Retry-After as seconds or as an HTTP-date (Date.parse) and wait until then.',
+    runs: [banned('http-date')],
+    judge: honoursRetryAfter,
+  },
+  {
+    id: 'rate.stops-before-ban',
+    level: 'required',
+    rule: 'Facing 429s, the client gives up (surfaces the 429) before repeated early retries ban the key.',
+    source: 'spec "Exceeding the limit" 3',
+    fix: 'Cap the retries of a 429 and give up when Retry-After is longer than the caller can wait.',
+    runs: [{ task: 'list-pets', scenario: { keys: keysWith({ dayUsed: 'all' }) }, provokes: 429 }],
+    judge: stopsBeforeBan,
+  },
+  {
+    id: 'retry.backoff',
+    level: 'required',
+    rule: 'Retries of a 503 wait longer each time, with jitter (four runs differ).',
+    source: 'spec "Exceeding the limit" 3 (exponential backoff)',
+    fix: 'Wait base * 2^attempt with random jitter between retries.',
+    runs: ['run 1', 'run 2', 'run 3', 'run 4'].map((label) => ({
+      label,
+      task: 'list-pets' as const,
+      scenario: { faults: [{ chaos: true, when: { first: 3 }, fault: { type: 'status' as const, status: 503 as const } }] },
+      provokes: 503,
+    })),
+    judge: backsOff,
+  },
+  {
+    id: 'retry.idempotent-only',
+    level: 'required',
+    rule: 'A POST that met a reset connection or a 503 is not sent again.',
+    source: 'RFC 9110 section 9.2.2 (POST is not idempotent; the spec has no idempotency key)',
+    fix: 'Retry only GET (and other idempotent methods); surface a failed POST.',
+    runs: (['network-error', 'status'] as const).map((type) => ({
+      label: type === 'status' ? '503' : 'reset',
+      task: 'create-pet' as const,
+      scenario: {
+        faults: [{ chaos: true, when: { first: 1 }, fault: type === 'status' ? { type, status: 503 as const } : { type } }],
+      },
+    })),
+    judge: postSentOnce,
+  },
+  {
+    id: 'timeout.gives-up',
+    level: 'required',
+    rule: 'When no answer comes, the client gives up within its own timeout.',
+    source: 'spec "Errors" (the spec promises no answer time; a client must not wait forever)',
+    fix: 'Give every request a timeout (AbortSignal.timeout) and surface it.',
+    runs: [{ task: 'list-pets', scenario: { faults: [{ chaos: true, fault: { type: 'timeout' } }] } }],
+    judge: givesUp,
+  },
+  {
+    id: 'lifecycle.after-sunset',
+    level: 'required',
+    rule: "After the Sunset date, GET /v1/pets/{petId}'s 410 is surfaced as an error.",
+    source: 'spec "Versioning" 3; RFC 8594 (Sunset)',
+    fix: 'Treat 410 as final and move to GET /v1/pets with the status filter.',
+    runs: [{ task: 'get-pet', petId: '1', scenario: { clock: { start: SUNSET_CLOCK, frozen: true } }, provokes: 410 }],
+    judge: (runs) => surfacedOnce(runs, 'The request after the sunset'),
+  },
+]

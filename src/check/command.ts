@@ -1,0 +1,60 @@
+/**
+ * The command runner of `petstore-mock check-client -- COMMAND...`: each task is one run of the command, told what to
+ * do by its environment; exit status 0 means the SDK returned a result, anything else that it surfaced an error.
+ */
+import { spawn } from 'node:child_process'
+import type { TaskInput, TaskName, TaskOutcome, TaskRunner } from './types.js'
+
+/** The environment a task's command gets (docs/check-client.md). */
+export function taskEnvironment(task: TaskName, input: TaskInput): Record<string, string> {
+  return {
+    PETSTORE_MOCK_URL: input.baseUrl,
+    PETSTORE_MOCK_KEY: input.key,
+    PETSTORE_MOCK_TASK: task,
+    ...(input.petId === undefined ? {} : { PETSTORE_MOCK_PET_ID: input.petId }),
+  }
+}
+
+/** Keeps the last this many characters of a command's error output, for the evidence. */
+const STDERR_TAIL = 300
+
+/**
+ * Runs `command` once per task, in its own process group, stopped (the whole group) at the limit.
+ *
+ * @example
+ * const runner = commandRunner(['node', 'examples/clients/correct.mjs'])
+ */
+export function commandRunner(command: readonly string[], options: { cwd?: string } = {}): TaskRunner {
+  const [file, ...args] = command
+  if (!file) throw new RangeError('check-client needs a command after "--", e.g. -- node my-client.mjs.')
+  return (task, input, limitMs) =>
+    new Promise<TaskOutcome>((done) => {
+      const started = performance.now()
+      const ms = () => Math.round(performance.now() - started)
+      let stderr = ''
+      let stopped = false
+      const child = spawn(file, args, {
+        cwd: options.cwd,
+        env: { ...process.env, ...taskEnvironment(task, input) },
+        stdio: ['ignore', 'ignore', 'pipe'],
+        detached: true,
+      })
+      child.stderr?.setEncoding('utf8').on('data', (text: string) => {
+        stderr = (stderr + text).slice(-STDERR_TAIL)
+      })
+      const timer = setTimeout(() => {
+        stopped = true
+        if (child.pid) process.kill(-child.pid, 'SIGKILL')
+      }, limitMs)
+      child.once('error', (error) => {
+        clearTimeout(timer)
+        done({ ended: 'error', ms: ms(), message: `the command did not start: ${error.message}` })
+      })
+      child.once('close', (code) => {
+        clearTimeout(timer)
+        if (stopped) return done({ ended: 'limit', ms: ms() })
+        if (code === 0) return done({ ended: 'result', ms: ms() })
+        done({ ended: 'error', ms: ms(), message: stderr.trim().split('\n').at(-1) ?? `exit ${code}` })
+      })
+    })
+}

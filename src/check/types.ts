@@ -1,0 +1,99 @@
+/**
+ * The client report card's shapes: a check, the runs it makes against its own worlds, and its verdict. The card is
+ * `petstore-client-checks/1`: a check keeps its id and meaning within a version (docs/check-client.md).
+ */
+import type { JournalEntry } from '../journal/journal.js'
+import type { ScenarioInput } from '../scenarios/schema.js'
+import type { PetStoreServerOptions } from '../server/http-server.js'
+
+export const CARD_VERSION = 'petstore-client-checks/1'
+
+/** One call the client under test makes with its SDK. */
+export type TaskName = 'list-pets' | 'get-pet' | 'create-pet'
+
+/** What a task is given: where the API is, the key to send, and for `get-pet` the id to ask for. */
+export interface TaskInput {
+  /** The API's base URL, ending in `/v1`. */
+  readonly baseUrl: string
+  readonly key: string
+  readonly petId?: string
+}
+
+/** How a task ended: the SDK returned a result, surfaced an error, or was still running at the check's limit. */
+export type TaskOutcome =
+  | { readonly ended: 'result'; readonly ms: number }
+  | { readonly ended: 'error'; readonly ms: number; readonly message: string }
+  | { readonly ended: 'limit'; readonly ms: number }
+
+/** Runs one task of the client under test, stopping it after `limitMs`. */
+export type TaskRunner = (task: TaskName, input: TaskInput, limitMs: number) => Promise<TaskOutcome>
+
+/** One world a check sets up and the one task the client runs in it. */
+export interface CheckRun {
+  /** Names the run in the evidence, when a check makes several. */
+  readonly label?: string
+  readonly task: TaskName
+  /** The scenario of this world (its own keys' counters, faults, clock); default: the default world. */
+  readonly scenario?: Omit<ScenarioInput, 'name' | 'description'>
+  /** World options besides the scenario (the `Retry-After` format, the name limit). */
+  readonly options?: Pick<PetStoreServerOptions, 'rateLimit' | 'maxNameLength'>
+  /** Send this key instead of the card's (a key the world does not know: 401). */
+  readonly key?: string
+  readonly petId?: string
+  /** The status this run's world answers the task's first request with, when the check rests on it. */
+  readonly provokes?: number
+  /** How long the task may run; default `DEFAULT_LIMIT_MS`. */
+  readonly limitMs?: number
+}
+
+/** What a run left behind: how the task ended, and the world's journal of its requests, oldest first. */
+export interface RunEvidence {
+  readonly run: CheckRun
+  readonly outcome: TaskOutcome
+  readonly entries: readonly JournalEntry[]
+}
+
+export type CheckStatus = 'passed' | 'failed' | 'not-applicable'
+
+export interface Verdict {
+  readonly status: CheckStatus
+  /** One sentence: why this verdict. */
+  readonly reason: string
+  /** The requests the verdict rests on, one line each: time, method, path, status and the header that set the rule. */
+  readonly evidence: readonly string[]
+}
+
+export interface CheckDefinition {
+  /** Stable within the card's version, e.g. `rate.retry-after-seconds`. */
+  readonly id: string
+  readonly level: 'required' | 'recommended'
+  /** The rule, in one line. */
+  readonly rule: string
+  /** Where the rule comes from: the spec's section or an RFC. */
+  readonly source: string
+  /** What to change in the client when it fails, in one sentence. */
+  readonly fix: string
+  readonly runs: readonly CheckRun[]
+  judge(runs: readonly RunEvidence[]): Verdict
+}
+
+export interface CheckResult extends Verdict {
+  readonly id: string
+  readonly level: 'required' | 'recommended'
+  readonly rule: string
+  readonly source: string
+  readonly fix: string
+  readonly durationMs: number
+}
+
+export interface CardReport {
+  readonly card: typeof CARD_VERSION
+  /** Every required check passed or did not apply. */
+  readonly ok: boolean
+  readonly startedAt: string
+  readonly durationMs: number
+  readonly checks: readonly CheckResult[]
+}
+
+/** A task runs at most this long unless its check says otherwise. */
+export const DEFAULT_LIMIT_MS = 10_000
