@@ -4,117 +4,29 @@
  * Slow (an install), so it is its own vitest project: `npx vitest run --project package`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
-import { readFileSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { cp, readFile, rm, writeFile } from 'node:fs/promises'
 import { isBuiltin } from 'node:module'
-import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { ensureBuilt, ROOT } from '../http/support.js'
+import { installConsumer, mswMajor, type PackedFile, ROOT, STRICT, sh as shIn, TSC } from './consumer.js'
 
 const run = promisify(execFile)
-const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
-/** The Jest the examples run on: the version of `expect` the project's jest.ts types against. */
-const JEST_VERSION = '30.5.2'
 const BANNER = /^petstore-mock \S+ listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
-/** The compiler options of a careful user's project. */
-const STRICT = {
-  target: 'ES2022',
-  // msw's declarations name DOM types (Request, MessageEvent), as msw's own docs say.
-  lib: ['ES2023', 'DOM'],
-  module: 'NodeNext',
-  moduleResolution: 'NodeNext',
-  strict: true,
-  noUncheckedIndexedAccess: true,
-  exactOptionalPropertyTypes: true,
-  types: ['node'],
-  // Our declarations are checked too: a type they name must come with the package (express's, #9).
-  skipLibCheck: false,
-}
-
-interface PackedFile {
-  path: string
-}
 
 let workDir: string
 let project: string
 let packed: PackedFile[]
-let pkg: { version: string; devDependencies: Record<string, string> }
+let pkg: { version: string }
 const children = new Set<ChildProcess>()
 
-/** The major version of the msw installed in the temporary project. */
-function mswMajor(): number {
-  const { version } = JSON.parse(readFileSync(join(project, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string }
-  return Number(version.split('.')[0])
-}
-
 /** Runs a command in the temporary project; rejects with its output when it fails. */
-async function sh(command: string, args: string[], cwd = project): Promise<{ stdout: string; stderr: string }> {
-  try {
-    return await run(command, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 })
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`)
-  }
-}
-
-/**
- * The tarball `npm test` packed from its one build (PETSTORE_TARBALL), copied into `dir`; without it (a run of this
- * project alone), `npm pack` of dist/, built first when older than src/ (packing never rewrites it).
- */
-async function packOnce(dir: string): Promise<{ filename: string; files: PackedFile[] }> {
-  const given = process.env['PETSTORE_TARBALL']
-  if (given) {
-    const filename = basename(given)
-    await cp(given, join(dir, filename))
-    const { stdout } = await sh('tar', ['-tzf', filename], dir)
-    const files = stdout
-      .split('\n')
-      .filter((line) => line.startsWith('package/') && !line.endsWith('/'))
-      .map((line) => ({ path: line.slice('package/'.length) }))
-    return { filename, files }
-  }
-  await ensureBuilt()
-  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)
-  const [result] = JSON.parse(stdout) as [{ filename: string; files: PackedFile[] }]
-  return result
-}
+const sh = (command: string, args: string[], cwd = project) => shIn(command, args, cwd)
 
 beforeAll(async () => {
   pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))
-  workDir = await mkdtemp(join(tmpdir(), 'petstore-mock-pack-'))
-  const result = await packOnce(workDir)
-  packed = result.files
-  project = join(workDir, 'project')
-  await mkdir(project)
-  await writeFile(
-    join(project, 'package.json'),
-    `${JSON.stringify(
-      {
-        name: 'petstore-mock-consumer',
-        private: true,
-        type: 'module',
-        dependencies: {
-          'petstore-mock': `file:../${result.filename}`,
-          // The msw of the lane that runs this file (scripts/msw3-lane.mjs sets msw 3), else the project's own.
-          msw: process.env['PETSTORE_CONSUMER_MSW'] ?? pkg.devDependencies['msw'],
-          '@types/node': pkg.devDependencies['@types/node'],
-          // examples/jest runs on them; vitest for the matchers' type check (vitest 3.2 is installed over it at the end).
-          // Jest is not a dev dependency of the project itself (only its `expect` types are): its resolver's platform
-          // binaries would make the lock file incomplete for `npm ci` on other platforms.
-          jest: JEST_VERSION,
-          '@jest/globals': JEST_VERSION,
-          vitest: pkg.devDependencies['vitest'],
-        },
-      },
-      null,
-      2,
-    )}\n`,
-  )
-  // The machine's own npm configuration (registry, cache) applies: this is what a user's `npm install` does.
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'])
+  ;({ workDir, project, packed } = await installConsumer('petstore-mock-pack-'))
 })
 
 afterAll(async () => {
@@ -228,7 +140,7 @@ async function writeAndCompileNodeCheck(): Promise<void> {
       'const middleware = petStoreMiddleware(createPetStore({ seed: 2 }))',
       'const { server, petStore } = setupPetStoreServer({ seed: 1 })',
       // msw 3 renamed the option (decisions/008); each major's types refuse the other's name.
-      `server.listen({ ${mswMajor() >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest'}: 'error' })`,
+      `server.listen({ ${mswMajor(project) >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest'}: 'error' })`,
       "const response = await fetch('https://api.petstore.test/v1/pets?limit=5', { headers: { Authorization: 'Bearer test-pro' } })",
       'const pets = (await response.json()) as Pet[]',
       "await petStore.pets.create({ id: 1000, name: 'Rex', categoryId: 2, status: 'sold' })",

@@ -1,0 +1,123 @@
+/**
+ * A user's project for the package checks: the tarball (`npm test`'s, or `npm pack` of dist/) installed into an empty
+ * folder next to msw, Jest and vitest from the registry, with one `npm install`. pack.test.ts and doc-blocks.test.ts
+ * each build one in their `beforeAll`.
+ */
+import { execFile } from 'node:child_process'
+import { readFileSync } from 'node:fs'
+import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { basename, join } from 'node:path'
+import { promisify } from 'node:util'
+import { ensureBuilt, ROOT } from '../http/support.js'
+
+export { ROOT }
+
+const run = promisify(execFile)
+export const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+/** The Jest the examples run on: the version of `expect` the project's jest.ts types against. */
+export const JEST_VERSION = '30.5.2'
+/** The compiler options of a careful user's project. */
+export const STRICT = {
+  target: 'ES2022',
+  // msw's declarations name DOM types (Request, MessageEvent), as msw's own docs say.
+  lib: ['ES2023', 'DOM'],
+  module: 'NodeNext',
+  moduleResolution: 'NodeNext',
+  strict: true,
+  noUncheckedIndexedAccess: true,
+  exactOptionalPropertyTypes: true,
+  types: ['node'],
+  // Our declarations are checked too: a type they name must come with the package (express's, #9).
+  skipLibCheck: false,
+}
+
+export interface PackedFile {
+  path: string
+}
+
+export interface Consumer {
+  /** The temporary folder holding the tarball and the project; remove it when done. */
+  workDir: string
+  /** The project's folder, with node_modules installed. */
+  project: string
+  /** The tarball's path. */
+  tarball: string
+  /** The files the tarball holds. */
+  packed: PackedFile[]
+}
+
+/** Runs a command; rejects with its output when it fails. */
+export async function sh(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+  try {
+    return await run(command, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 })
+  } catch (error) {
+    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`)
+  }
+}
+
+/**
+ * The tarball `npm test` packed from its one build (PETSTORE_TARBALL), copied into `dir`; without it (a run of this
+ * project alone), `npm pack` of dist/, built first when older than src/ (packing never rewrites it).
+ */
+async function packOnce(dir: string): Promise<{ filename: string; files: PackedFile[] }> {
+  const given = process.env['PETSTORE_TARBALL']
+  if (given) {
+    const filename = basename(given)
+    await cp(given, join(dir, filename))
+    const { stdout } = await sh('tar', ['-tzf', filename], dir)
+    const files = stdout
+      .split('\n')
+      .filter((line) => line.startsWith('package/') && !line.endsWith('/'))
+      .map((line) => ({ path: line.slice('package/'.length) }))
+    return { filename, files }
+  }
+  await ensureBuilt()
+  const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', dir], ROOT)
+  const [result] = JSON.parse(stdout) as [{ filename: string; files: PackedFile[] }]
+  return result
+}
+
+/** Packs the package and installs it into a new project in a temporary folder, with `extra` dependencies besides. */
+export async function installConsumer(prefix: string, extra: Record<string, string> = {}): Promise<Consumer> {
+  const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  const workDir = await mkdtemp(join(tmpdir(), prefix))
+  const result = await packOnce(workDir)
+  const project = join(workDir, 'project')
+  await mkdir(project)
+  await writeFile(
+    join(project, 'package.json'),
+    `${JSON.stringify(
+      {
+        name: 'petstore-mock-consumer',
+        private: true,
+        type: 'module',
+        dependencies: {
+          'petstore-mock': `file:../${result.filename}`,
+          // The msw of the lane that runs this file (scripts/msw3-lane.mjs sets msw 3), else the project's own.
+          msw: process.env['PETSTORE_CONSUMER_MSW'] ?? pkg.devDependencies['msw'],
+          '@types/node': pkg.devDependencies['@types/node'],
+          // examples/jest runs on them; vitest for the matchers' type check (vitest 3.2 is installed over it at the end).
+          // Jest is not a dev dependency of the project itself (only its `expect` types are): its resolver's platform
+          // binaries would make the lock file incomplete for `npm ci` on other platforms.
+          jest: JEST_VERSION,
+          '@jest/globals': JEST_VERSION,
+          vitest: pkg.devDependencies['vitest'],
+          ...extra,
+        },
+      },
+      null,
+      2,
+    )}\n`,
+  )
+  // The machine's own npm configuration (registry, cache) applies: this is what a user's `npm install` does.
+  await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project)
+  return { workDir, project, tarball: join(workDir, result.filename), packed: result.files }
+}
+
+/** The major version of the msw installed in a project. */
+export function mswMajor(project: string): number {
+  const { version } = JSON.parse(readFileSync(join(project, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string }
+  return Number(version.split('.')[0])
+}
