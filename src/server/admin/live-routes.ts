@@ -2,7 +2,7 @@
  * Admin routes the control panel reads (docs/spec-decisions.md rows 54-56): the live sessions, the keys' quota, one journal
  * entry, the journal as HAR, and the event stream. Each acts on the request's session.
  */
-import { readFileSync } from 'node:fs'
+import { createRequire } from 'node:module'
 import type { Express, Response } from 'express'
 import { entryView, viewJson } from '../../journal/view.js'
 import type { Sessions } from '../sessions.js'
@@ -12,17 +12,13 @@ import type { EventStreams } from './event-streams.js'
 import { harRoute } from './journal-pages.js'
 import type { AdminReads } from './journal-reads.js'
 
-/** The package's version, for the HAR's `creator` (from dist/src/server/admin or src/server/admin). */
+/** The package's version, for the HAR's `creator`: its own package.json, through the package's `./package.json` export. */
 function packageVersion(): string {
-  for (const path of ['../../../../package.json', '../../../package.json']) {
-    try {
-      const pkg = JSON.parse(readFileSync(new URL(path, import.meta.url), 'utf8')) as { name?: string; version?: string }
-      if (pkg.name === 'petstore-mock' && typeof pkg.version === 'string') return pkg.version
-    } catch {
-      // Not at this level: try the next.
-    }
+  try {
+    return (createRequire(import.meta.url)('petstore-mock/package.json') as { version: string }).version
+  } catch {
+    return '0.0.0'
   }
-  return '0.0.0'
 }
 
 const sessionOf = (res: Response): string => res.locals.session as string
