@@ -31,12 +31,7 @@ const REASONS: Readonly<Record<number, string>> = {
 
 type NameValue = { name: string; value: string }
 
-const pairs = (headers: Readonly<Record<string, string>>): NameValue[] => Object.entries(headers).map(([name, value]) => ({ name, value }))
-
-function queryString(query: string): NameValue[] {
-  if (query === '') return []
-  return [...new URLSearchParams(query)].map(([name, value]) => ({ name, value }))
-}
+const pairs = (list: Iterable<[string, string]>): NameValue[] => Array.from(list, ([name, value]) => ({ name, value }))
 
 /**
  * One entry of the log. A body that is not text (it holds control characters) is written as base64, as the admin API
@@ -67,8 +62,8 @@ export function harEntry(entry: JournalEntry, origin: string): Record<string, un
       url,
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: pairs(entry.requestHeaders),
-      queryString: queryString(entry.query),
+      headers: pairs(Object.entries(entry.requestHeaders)),
+      queryString: pairs(new URLSearchParams(entry.query)),
       ...(sent === undefined ? {} : { postData: postData(sent, entry.requestHeaders['content-type']) }),
       headersSize: -1,
       bodySize: entry.bodySize,
@@ -78,7 +73,7 @@ export function harEntry(entry: JournalEntry, origin: string): Record<string, un
       statusText: REASONS[entry.status] ?? '',
       httpVersion: 'HTTP/1.1',
       cookies: [],
-      headers: pairs(entry.responseHeaders),
+      headers: pairs(Object.entries(entry.responseHeaders)),
       content: { size, mimeType, text: answer.text, ...(answer.base64 ? { encoding: 'base64' } : {}) },
       redirectURL: '',
       headersSize: -1,

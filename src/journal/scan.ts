@@ -27,8 +27,6 @@ export interface ScanStep<T> {
 /** The entry of a packed record. */
 export const entryOf = (stored: Stored): JournalEntry => toEntry(unpack(stored))
 
-const isEmpty = (filter: JournalFilter): boolean => Object.values(filter).every((value) => value === undefined)
-
 /**
  * Up to `count` kept entries from `from` toward `toward`; `build` makes what the caller reads of each one that matches
  * `filter` (the filter is checked on the summary: nothing of a body is parsed for an entry it leaves out).
@@ -43,7 +41,7 @@ export function scanStep<T>(
   build: (raw: Raw, summary: () => JournalSummary) => T,
 ): ScanStep<T> {
   const entries: T[] = []
-  const everything = isEmpty(filter)
+  const everything = Object.values(filter).every((value) => value === undefined)
   const take = (stored: Stored): void => {
     const raw = unpack(stored)
     let summary: JournalSummary | undefined

@@ -7,6 +7,12 @@ export type Child = Node | string | number | null | undefined | false
 
 type Props = Record<string, unknown>
 
+/** The children to add: the empty ones skipped, numbers as text. */
+const nodes = (children: readonly Child[]): (Node | string)[] =>
+  children.flatMap((child) =>
+    child === null || child === undefined || child === false ? [] : typeof child === 'number' ? String(child) : child,
+  )
+
 /**
  * @example
  * h('label', {}, 'Scenario ', h('select', { onchange: () => {} }))
@@ -16,26 +22,16 @@ export function h<K extends keyof HTMLElementTagNameMap>(tag: K, props: Props = 
   for (const [name, value] of Object.entries(props)) {
     if (value === undefined || value === null || value === false) continue
     if (name.startsWith('on') && typeof value === 'function') element.addEventListener(name.slice(2), value as EventListener)
-    else if (name === 'text') element.textContent = String(value)
     else if (name === 'value') (element as unknown as { value: string }).value = String(value)
     else element.setAttribute(name, value === true ? '' : String(value))
   }
-  append(element, children)
+  element.append(...nodes(children))
   return element
-}
-
-/** Appends children, skipping the empty ones. */
-export function append(parent: Node & ParentNode, children: readonly Child[]): void {
-  for (const child of children) {
-    if (child === null || child === undefined || child === false) continue
-    parent.append(typeof child === 'number' ? String(child) : child)
-  }
 }
 
 /** Replaces an element's children. */
 export function replace(parent: Element, ...children: Child[]): void {
-  parent.replaceChildren()
-  append(parent, children)
+  parent.replaceChildren(...nodes(children))
 }
 
 /** A button that is not a form's submit button. */

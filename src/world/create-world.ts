@@ -21,7 +21,7 @@ import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
 import { withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
 import { withProxy } from './proxy.js'
-import { createScenarioSwitch } from './scenario-switch.js'
+import { createScenarioSwitch, type ScenarioSwitch } from './scenario-switch.js'
 
 /** Makes a shared quota (`--redis`) for a world, from its clock and rate-limit options. */
 export type SharedQuota = (parts: {
@@ -184,13 +184,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
 /** Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. */
 async function restoreWorld(
   input: unknown,
-  parts: {
-    catalogue: ScenarioCatalogue
-    scenarios: ReturnType<typeof createScenarioSwitch>
-    rateLimiter: QuotaStore
-    clock: Clock
-    data: PetData
-  },
+  parts: { catalogue: ScenarioCatalogue; scenarios: ScenarioSwitch; rateLimiter: QuotaStore; clock: Clock; data: PetData },
 ): Promise<void> {
   const { catalogue, scenarios, rateLimiter, clock, data } = parts
   const result = parseSnapshot(input)

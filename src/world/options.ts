@@ -87,8 +87,6 @@ export interface PetStoreOptions {
 
 /** Every option of a world, checked, with its default filled in. */
 export interface ResolvedOptions {
-  /** The options as given, for worlds made alike (one-off scenario worlds). */
-  readonly given: PetStoreOptions
   /** The msw URL pattern of the API's base (`*\/v1` by default). */
   readonly urlPattern: string
   /** The path the API lives under, e.g. `/v1`. */
@@ -183,7 +181,6 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
   }
   const scenarios = createScenarioCatalogue(options.scenarios as never[] | undefined)
   return {
-    given: options,
     urlPattern: pattern,
     basePath: path,
     seed: wholeNumber(options.seed ?? 1, 'seed', Number.MIN_SAFE_INTEGER),
