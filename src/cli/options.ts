@@ -166,6 +166,8 @@ export const SERVE: Command<typeof OPTIONS> = {
   options: OPTIONS,
   // A getter: the version is read from package.json when --help is asked for, not when the server starts.
   get intro() {
+    // The column of summaries two spaces past the longest command's name.
+    const width = Math.max(...Object.keys(COMMANDS).map((command) => command.length)) + 2
     return [
       `petstore-mock ${version()}: a stateful mock of the Pet Store API, with auth per key, rate limits, bans and a controllable clock.`,
       '',
@@ -173,8 +175,8 @@ export const SERVE: Command<typeof OPTIONS> = {
       '       petstore-mock COMMAND [options]',
       '',
       'Commands (petstore-mock help COMMAND for its options):',
-      ...Object.entries(COMMANDS).map(([command, summary]) => `  ${command.padEnd(10)}${summary}`),
-      `  ${'help'.padEnd(10)}[COMMAND]: this help, or a command's (the same as petstore-mock COMMAND --help).`,
+      ...Object.entries(COMMANDS).map(([command, summary]) => `  ${command.padEnd(width)}${summary}`),
+      `  ${'help'.padEnd(width)}[COMMAND]: this help, or a command's (the same as petstore-mock COMMAND --help).`,
     ]
   },
   outro: [

@@ -6,7 +6,7 @@
 import { PLAN_LIMITS } from '../spec.js'
 import { optionPatch } from './config.js'
 import { brief, rateHeadersOf, retryAfterFormat } from './describe.js'
-import { retryAfterMs } from './side.js'
+import { retryWaitMs } from './side.js'
 import { type Check, type Exchange, type Observation, type Side, Skip } from './types.js'
 
 const FREE = PLAN_LIMITS.free
@@ -29,7 +29,7 @@ const listOne = (side: Side, early = false) => side.send({ path: '/pets?limit=1'
 async function exhaust(side: Side): Promise<QuotaRun> {
   const first = await listOne(side)
   if (first.status === 429) {
-    const waitMs = retryAfterMs(first.headers['retry-after'], first.at)
+    const waitMs = retryWaitMs(first)
     // A ban (or a used-up day) says nothing about the minute window: try again when the key is free.
     if (waitMs > 61_000)
       throw new Skip(
@@ -83,7 +83,7 @@ async function exceeded(side: Side): Promise<Observation> {
 async function answerOf429(side: Side): Promise<Observation> {
   const answer = await limitedAnswer(side)
   const headers = rateHeadersOf(answer)
-  const retryAt = answer.at + retryAfterMs(answer.headers['retry-after'], answer.at)
+  const retryAt = answer.at + retryWaitMs(answer)
   const reset =
     headers.reset === undefined
       ? 'no X-RateLimit-Reset'
@@ -153,7 +153,7 @@ async function ban(side: Side): Promise<Observation> {
   for (let n = 1; n <= MAX_EARLY; n++) {
     const answer = await listOne(side, true)
     if (answer.status !== 429) return { summary: `${brief(answer)} at early request ${n}: the limit let it through` }
-    const until = answer.at + retryAfterMs(answer.headers['retry-after'], answer.at)
+    const until = answer.at + retryWaitMs(answer)
     if (until - windowEnd > 60_000) {
       const seconds = Math.round((until - answer.at) / 1000)
       const minutes = duration(seconds).endsWith('min') ? Math.round(seconds / 60) * 60 : seconds

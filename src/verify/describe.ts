@@ -113,6 +113,15 @@ export function rateHeaderNames(exchange: Exchange): string {
   return names.length === 3 ? 'X-RateLimit-Limit, -Remaining and -Reset' : `only X-RateLimit-${names.join(', -')}`
 }
 
+/** `Retry-After` in ms from `now`: delta-seconds or an HTTP-date (RFC 9110); `undefined` when missing or unreadable. */
+export function retryAfterMs(value: string | undefined, now: number): number | undefined {
+  const text = value?.trim()
+  if (!text) return undefined
+  if (INTEGER.test(text)) return Number(text) * 1000
+  const date = Date.parse(text)
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now)
+}
+
 const HTTP_DATE = /^(Mon|Tue|Wed|Thu|Fri|Sat|Sun), \d{2} (Jan|Feb|Mar|Apr|May|Jun|Jul|Aug|Sep|Oct|Nov|Dec) \d{4} \d{2}:\d{2}:\d{2} GMT$/
 
 /** The format of a `Retry-After` value (RFC 9110 allows delta-seconds or an HTTP-date). */

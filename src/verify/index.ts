@@ -63,13 +63,9 @@ function whole(value: number | undefined, fallback: number, name: string, min: n
 
 /** The first request: can the target be checked at all? */
 async function reach(target: Side, shown: string): Promise<void> {
-  let answer: Awaited<ReturnType<typeof probe>>
-  try {
-    answer = await probe(target)
-  } catch (error) {
-    if (error instanceof Skip) throw new VerifyError(`cannot start checking ${shown}: ${error.message}.`)
-    throw error
-  }
+  const answer = await probe(target).catch((error: unknown) => {
+    throw error instanceof Skip ? new VerifyError(`cannot start checking ${shown}: ${error.message}.`) : error
+  })
   // An answer that could not be read whole says what was hit (the size cap, the time limit), not "cannot reach".
   if (answer.incomplete) throw new VerifyError(`cannot check ${shown}: ${answer.error}.`)
   if (answer.status === 0)

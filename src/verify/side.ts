@@ -6,6 +6,7 @@ import { parseJson } from '../core/json.js'
 import { DEFAULT_KEYS, type KeyConfig } from '../keys.js'
 import { createWorld } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
+import { retryAfterMs } from './describe.js'
 import { BodyTooLargeError, readBody } from './read-body.js'
 import { type Auth, type Exchange, type Side, type SideRequest, Skip } from './types.js'
 
@@ -32,19 +33,15 @@ interface SideParts {
   readonly now: () => number
 }
 
-/** `Retry-After` in ms from `now`: delta-seconds or an HTTP-date; a whole window when missing or unreadable. */
-export function retryAfterMs(value: string | undefined, now: number): number {
-  if (value === undefined) return UNKNOWN_RETRY_MS
-  const text = value.trim()
-  if (/^\d+$/.test(text)) return Number(text) * 1000
-  const date = Date.parse(text)
-  return Number.isNaN(date) ? UNKNOWN_RETRY_MS : Math.max(0, date - now)
-}
+/** An answer's `Retry-After` in ms from `now` (default when it came); a whole window when missing or unreadable. */
+export const retryWaitMs = (exchange: Exchange, now = exchange.at): number =>
+  retryAfterMs(exchange.headers['retry-after'], now) ?? UNKNOWN_RETRY_MS
+
+const isTimeout = (error: unknown) => error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError')
 
 /** Why a request got no answer, in a few words (the cause's code when there is one). */
 function describeFailure(error: unknown, timeoutMs: number): string {
-  if (error instanceof Error && (error.name === 'TimeoutError' || error.name === 'AbortError'))
-    return `no answer within ${timeoutMs} ms (--timeout)`
+  if (isTimeout(error)) return `no answer within ${timeoutMs} ms (--timeout)`
   const cause = error instanceof Error ? (error.cause as { code?: string; message?: string } | undefined) : undefined
   const message = error instanceof Error ? error.message : String(error)
   if (cause?.code) return `${cause.code}${cause.message ? ` (${cause.message})` : ''}`
@@ -119,7 +116,7 @@ function createSide(parts: SideParts): Side {
     if (request.body !== undefined) init.body = request.body as BodyInit
     const exchange = await answerOf(request, init)
     log.push(exchange)
-    if (exchange.status === 429) retryAt.set(holder(request.auth), parts.now() + retryAfterMs(exchange.headers['retry-after'], parts.now()))
+    if (exchange.status === 429) retryAt.set(holder(request.auth), parts.now() + retryWaitMs(exchange, parts.now()))
     return exchange
   }
 
@@ -163,10 +160,8 @@ async function readTargetBody(response: Response, request: SideRequest, options:
     return await readBody(response, { maxBytes: options.maxBodyBytes, request: named, option: '--max-body-bytes' })
   } catch (error) {
     if (error instanceof BodyTooLargeError) throw error
-    const why = describeFailure(error, options.timeoutMs)
-    if (why.startsWith('no answer within'))
-      throw new Error(`the target's answer to ${named} did not end within ${options.timeoutMs} ms (--timeout)`)
-    throw new Error(`the target's answer to ${named} broke off: ${why}`)
+    if (isTimeout(error)) throw new Error(`the target's answer to ${named} did not end within ${options.timeoutMs} ms (--timeout)`)
+    throw new Error(`the target's answer to ${named} broke off: ${describeFailure(error, options.timeoutMs)}`)
   }
 }
 
@@ -174,6 +169,7 @@ async function readTargetBody(response: Response, request: SideRequest, options:
 export function createTargetSide(options: TargetSideOptions): Side {
   const base = options.target.href.replace(/\/+$/, '')
   return createSide({
+    ...options,
     name: 'target',
     basePath: options.target.pathname.replace(/\/+$/, ''),
     transport: async (path, init) => {
@@ -185,8 +181,6 @@ export function createTargetSide(options: TargetSideOptions): Side {
     },
     read: (response, request) => readTargetBody(response, request, options),
     keys: { key: options.key, free: options.freeKey },
-    budget: options.budget,
-    maxWaitMs: options.maxWaitMs,
     wait: (ms) => {
       options.onWait?.(ms)
       // Half a second more: the target's clock may run a little ahead of this machine's (an HTTP-date Retry-After).

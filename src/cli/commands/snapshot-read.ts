@@ -14,6 +14,7 @@ import { PetStoreMockError } from '../../core/errors.js'
 import { parseJson } from '../../core/json.js'
 import { type PetRecord, PetRecordSchema } from '../../schemas.js'
 import { PAGE_SIZE, PET_STATUSES } from '../../spec.js'
+import { retryAfterMs } from '../../verify/describe.js'
 import { BodyTooLargeError, readBody } from '../../verify/read-body.js'
 
 export interface ReadOptions {
@@ -112,7 +113,7 @@ async function readListing(url: string, options: ReadOptions, pacer: Pacer): Pro
     if (limited + 1 >= MAX_RATE_LIMITED)
       throw new ReadError(`the target answered 429 to GET ${url} ${MAX_RATE_LIMITED} times in a row; run again later.`, 1)
     // At least what Retry-After says, and 1, 2, 4, 8… s for the 1st, 2nd, 3rd… 429 in a row (the spec's exponential backoff).
-    const told = retryAfterMs(response)
+    const told = retryAfterMs(response.headers.get('retry-after') ?? undefined, answeredAt(response))
     const wait = Math.max(told ?? 0, 1000 * 2 ** limited) + MARGIN_MS
     const code = errorCode(text)
     if (wait > options.maxWaitMs) {
@@ -168,15 +169,6 @@ function failure(error: unknown): string {
 function answeredAt(response: Response): number {
   const date = Date.parse(response.headers.get('date') ?? '')
   return Number.isNaN(date) ? Date.now() : date
-}
-
-/** `Retry-After` in ms: delta-seconds or an HTTP-date (RFC 9110); undefined when absent or unreadable. */
-function retryAfterMs(response: Response): number | undefined {
-  const value = response.headers.get('retry-after')?.trim()
-  if (!value) return undefined
-  if (/^\d+$/.test(value)) return Number(value) * 1000
-  const at = Date.parse(value)
-  return Number.isNaN(at) ? undefined : Math.max(0, at - answeredAt(response))
 }
 
 /**
