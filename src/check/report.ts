@@ -64,7 +64,7 @@ export function reportCtrf(report: CardReport): string {
     name: result.id,
     status: status[result.status],
     duration: result.durationMs,
-    suite: report.card,
+    suite: [report.card],
     ...(result.status === 'passed' ? {} : { message: result.reason, trace: result.evidence.join('\n') }),
     extra: { level: result.level, rule: result.rule, source: result.source, fix: result.fix },
   }))

@@ -22,6 +22,8 @@ export interface CardOptions {
   readonly only?: readonly string[] | undefined
   /** How many checks run at once (default 4: each may start a process of the client). */
   readonly concurrency?: number | undefined
+  /** How long each task may run before it counts as never ending (default 10,000 ms, or the check's own). */
+  readonly limitMs?: number | undefined
   /** Told when each check is done, e.g. to print progress. */
   readonly onResult?: ((result: CheckResult) => void) | undefined
 }
@@ -40,7 +42,7 @@ export function selectChecks(only: readonly string[] | undefined): readonly Chec
 }
 
 /** One run: its world on a free port, the task, then the world's journal. */
-async function runOnce(run: CheckRun, runner: TaskRunner): Promise<RunEvidence> {
+async function runOnce(run: CheckRun, runner: TaskRunner, limitMs: number | undefined): Promise<RunEvidence> {
   const server = createPetStoreServer({
     host: '127.0.0.1',
     port: 0,
@@ -54,7 +56,7 @@ async function runOnce(run: CheckRun, runner: TaskRunner): Promise<RunEvidence> 
   const url = await server.listen()
   try {
     const input = { baseUrl: `${url}${server.petStore.basePath}`, key: run.key ?? CARD_KEY, ...(run.petId ? { petId: run.petId } : {}) }
-    const outcome = await runner(run.task, input, run.limitMs ?? DEFAULT_LIMIT_MS)
+    const outcome = await runner(run.task, input, limitMs ?? run.limitMs ?? DEFAULT_LIMIT_MS)
     await new Promise((done) => setTimeout(done, SETTLE_MS))
     const entries: JournalEntry[] = server.petStore.journal.all().sort((a, b) => a.arrival - b.arrival)
     return { run, outcome, entries }
@@ -65,9 +67,9 @@ async function runOnce(run: CheckRun, runner: TaskRunner): Promise<RunEvidence> 
   }
 }
 
-async function runCheck(check: CheckDefinition, runner: TaskRunner): Promise<CheckResult> {
+async function runCheck(check: CheckDefinition, runner: TaskRunner, limitMs: number | undefined): Promise<CheckResult> {
   const started = Date.now()
-  const runs = await Promise.all(check.runs.map((run) => runOnce(run, runner)))
+  const runs = await Promise.all(check.runs.map((run) => runOnce(run, runner, limitMs)))
   const { id, level, rule, source, fix } = check
   return { id, level, rule, source, fix, ...check.judge(runs), durationMs: Date.now() - started }
 }
@@ -85,7 +87,7 @@ export async function runCard(runner: TaskRunner, options: CardOptions = {}): Pr
   let next = 0
   const worker = async () => {
     for (let index = next++; index < checks.length; index = next++) {
-      const result = await runCheck(checks[index] as CheckDefinition, runner)
+      const result = await runCheck(checks[index] as CheckDefinition, runner, options.limitMs)
       results[index] = result
       options.onResult?.(result)
     }

@@ -1,0 +1,99 @@
+/**
+ * `petstore-mock check-client -- COMMAND` as QA and SDK teams of any language run it: the reference clients of
+ * examples/clients/ as commands (node and plain shell), the exit status, the text report, and the JSON, JUnit and
+ * CTRF reports, whose verdicts match the in-process card's for the same client.
+ */
+import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { tmpdir } from 'node:os'
+import { join } from 'node:path'
+import { validate } from 'ctrf'
+import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+// @ts-expect-error: a plain .mjs example without declarations, imported as users of the example would.
+import { cardTasks } from '../../examples/clients/pet-client.mjs'
+import { type CardReport, CHECKS, type ClientTasks, checkClient } from '../../src/check.js'
+import { ensureBuilt, runCli } from '../http/support.js'
+
+const client = (name: string) => ['node', `examples/clients/${name}.mjs`]
+let dir = ''
+
+beforeAll(async () => {
+  await ensureBuilt()
+  dir = await mkdtemp(join(tmpdir(), 'petstore-check-client-'))
+})
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true })
+})
+
+describe('petstore-mock check-client', () => {
+  it('passes the correct client: a PASS line per check, the summary, exit 0', async () => {
+    const { code, stdout } = await runCli(['check-client', '--', ...client('correct')])
+    expect(code, stdout).toBe(0)
+    const lines = stdout.trim().split('\n')
+    expect(lines.filter((line) => line.startsWith('PASS ')).map((line) => line.split(':')[0]?.slice(5))).toEqual(
+      expect.arrayContaining(CHECKS.map((check) => check.id)),
+    )
+    expect(lines.at(-1)).toMatch(
+      /^petstore-client-checks\/1: 10 passed, 0 failed, 0 not applicable in \d+\.\d s: every required check passed\.$/,
+    )
+  })
+
+  it('fails a client that retries a 401: the evidence, the rule and the fix, exit 1', async () => {
+    const { code, stdout } = await runCli(['check-client', '--only', 'auth.no-retry-401', '--', ...client('retries-401')])
+    expect(code).toBe(1)
+    const lines = stdout.trim().split('\n')
+    expect(lines[0]).toBe('FAIL auth.no-retry-401: The request with an unknown key was sent 4 times: a 401 is final.')
+    expect(lines.slice(1, 5).every((line) => / GET \/v1\/pets -> 401$/.test(line))).toBe(true)
+    expect(lines).toContain('       fix: Treat 401 as final: raise it to the caller without retrying.')
+    expect(lines.at(-1)).toMatch(/1 failed, 0 not applicable in [\d.]+ s: a required check failed\.$/)
+  })
+
+  it('grades a client written in shell (curl in a loop) like any other', async () => {
+    const { code, stdout } = await runCli(['check-client', '--', 'sh', 'examples/clients/curl-client.sh'])
+    expect(code, stdout).toBe(0)
+    expect(stdout).toMatch(/: 10 passed, 0 failed/)
+  })
+
+  it('writes JUnit and CTRF reports; CTRF validates against its schema', async () => {
+    const junit = join(dir, 'card.xml')
+    const ctrf = join(dir, 'card.ctrf.json')
+    const only = 'auth.bearer,retry.idempotent-only,lifecycle.after-sunset'
+    const { code } = await runCli(['check-client', '--only', only, '--junit', junit, '--ctrf', ctrf, '--', ...client('retries-post')])
+    expect(code).toBe(1)
+    const xml = await readFile(junit, 'utf8')
+    expect(xml).toMatch(
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="petstore-mock check-client" tests="3" failures="1" skipped="0"/,
+    )
+    expect(xml.match(/<testcase /g)).toHaveLength(3)
+    expect(xml).toContain('<testcase classname="petstore-client-checks/1" name="retry.idempotent-only"')
+    expect(xml).toMatch(/<failure message="reset: the POST was sent again; a create is not idempotent\." type="required">/)
+    const report = JSON.parse(await readFile(ctrf, 'utf8'))
+    expect(validate(report)).toMatchObject({ valid: true })
+    expect(report.results.summary).toMatchObject({ tests: 3, passed: 2, failed: 1, skipped: 0 })
+  })
+
+  it('gives the same verdicts as checkClient in-process for the same client', async () => {
+    const { stdout } = await runCli(['check-client', '--json', '--', ...client('seconds-only')])
+    const fromCommand = JSON.parse(stdout) as CardReport
+    const inProcess = await checkClient(cardTasks({ defects: { secondsOnly: true } }) as ClientTasks)
+    const verdicts = (report: CardReport) => report.checks.map((result) => [result.id, result.status])
+    expect(verdicts(fromCommand)).toEqual(verdicts(inProcess))
+    expect(fromCommand.checks.find((result) => result.status === 'failed')?.id).toBe('rate.retry-after-date')
+  })
+
+  it('refuses to start without a command, or with an unknown check, exit 2', async () => {
+    const bare = await runCli(['check-client'])
+    expect(bare.code).toBe(2)
+    expect(bare.stderr).toContain('needs the client to run after --, as in petstore-mock check-client -- node my-client.mjs.')
+    const unknown = await runCli(['check-client', '--only', 'rate.nope', '--', 'true'])
+    expect(unknown.code).toBe(2)
+    expect(unknown.stderr).toMatch(/^petstore-mock check-client: Unknown check rate\.nope: the checks are auth\.bearer, /)
+  })
+
+  it('explains itself with help check-client: the environment a command gets, the exit codes', async () => {
+    const { code, stdout } = await runCli(['help', 'check-client'])
+    expect(code).toBe(0)
+    expect(stdout).toContain('Usage: petstore-mock check-client [options] -- COMMAND [ARGS...]')
+    expect(stdout).toContain('PETSTORE_MOCK_TASK (list-pets, get-pet or create-pet)')
+    expect(stdout).toContain('--junit FILE')
+  })
+})
