@@ -12,7 +12,6 @@
  * panel reloads its table). A client that stops reading is cut off once 1 MiB waits for it: its socket is destroyed,
  * which releases what waited, before its slot is freed (it reconnects and catches up); at most 100 streams.
  */
-import { Buffer } from 'node:buffer'
 import type { Request, Response } from 'express'
 import { stringifyJson } from '../../core/json.js'
 import type { ServerWorld } from '../../world/create-world.js'

@@ -7,7 +7,7 @@ import { harEntry, harFrame } from '../../journal/har.js'
 import type { JournalFilter } from '../../journal/journal.js'
 import { entryView, viewJson } from '../../journal/view.js'
 import { refuse, worldOf } from './common.js'
-import { type AdminReads, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './journal-reads.js'
+import { type AdminReads, type JournalRead, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './journal-reads.js'
 
 function journalFilter(query: Request['query']): JournalFilter | string {
   const filter: JournalFilter = {}
@@ -66,13 +66,25 @@ function pageHeaders(path: string, query: Request['query'], paging: Paging, page
   }
 }
 
-/** The filter and cursor of a journal read, or a 400 already sent. */
-function pageQuery(req: Request, res: Response, fallback: number): { filter: JournalFilter; paging: Paging } | undefined {
-  const filter = journalFilter(req.query)
-  if (typeof filter === 'string') return void refuse(res, 'invalid_admin_request', filter)
-  const paging = pagingOf(req.query, fallback)
-  if (typeof paging === 'string') return void refuse(res, 'invalid_admin_request', paging)
-  return { filter, paging }
+/** How a journal route writes its page: the text around the entries, each entry, and headers of its own. */
+type PageFormat = Pick<JournalRead, 'head' | 'tail' | 'text'> & { readonly headers?: Record<string, string> }
+
+/** A route answering a page of the journal at `path` in `format`: its query (filters, one cursor) checked, else a 400. */
+function journalRoute(reads: AdminReads, path: string, fallback: number, format: (res: Response) => PageFormat) {
+  return (req: Request, res: Response): void => {
+    const filter = journalFilter(req.query)
+    if (typeof filter === 'string') return refuse(res, 'invalid_admin_request', filter)
+    const paging = pagingOf(req.query, fallback)
+    if (typeof paging === 'string') return refuse(res, 'invalid_admin_request', paging)
+    const { headers, ...shape } = format(res)
+    streamJournalRead(res, reads, {
+      journal: worldOf(res).journal,
+      filter,
+      ...paging,
+      ...shape,
+      headers: (page) => ({ ...headers, ...pageHeaders(path, req.query, paging, page) }),
+    })
+  }
 }
 
 /**
@@ -82,20 +94,11 @@ function pageQuery(req: Request, res: Response, fallback: number): { filter: Jou
  * app.get('/__mock/requests', journalPageRoute(reads))
  */
 export function journalPageRoute(reads: AdminReads) {
-  return (req: Request, res: Response): void => {
-    const asked = pageQuery(req, res, PAGE.default)
-    if (!asked) return
-    const { filter, paging } = asked
-    streamJournalRead(res, reads, {
-      journal: worldOf(res).journal,
-      filter,
-      ...paging,
-      head: '[',
-      tail: ']',
-      text: (entry) => viewJson(entryView(entry)),
-      headers: (page) => pageHeaders('/__mock/requests', req.query, paging, page),
-    })
-  }
+  return journalRoute(reads, '/__mock/requests', PAGE.default, () => ({
+    head: '[',
+    tail: ']',
+    text: (entry) => viewJson(entryView(entry)),
+  }))
 }
 
 /**
@@ -106,22 +109,13 @@ export function journalPageRoute(reads: AdminReads) {
  * app.get('/__mock/requests.har', harRoute(reads, { origin: () => url, version: '1.0.0', session: () => 'default' }))
  */
 export function harRoute(reads: AdminReads, parts: { origin: () => string; version: string; session: (res: Response) => string }) {
-  return (req: Request, res: Response): void => {
-    const asked = pageQuery(req, res, Number.MAX_SAFE_INTEGER)
-    if (!asked) return
-    const { filter, paging } = asked
-    const { head, tail } = harFrame(parts.version)
+  return journalRoute(reads, '/__mock/requests.har', Number.MAX_SAFE_INTEGER, (res) => {
     const origin = parts.origin()
-    const disposition = `attachment; filename="petstore-mock-${parts.session(res)}.har"`
-    streamJournalRead(res, reads, {
-      journal: worldOf(res).journal,
-      filter,
-      ...paging,
-      head,
-      tail,
+    return {
+      ...harFrame(parts.version),
       // A HAR entry holds strings and numbers only: no bigint.
       text: (entry) => JSON.stringify(harEntry(entry, origin)),
-      headers: (page) => ({ 'content-disposition': disposition, ...pageHeaders('/__mock/requests.har', req.query, paging, page) }),
-    })
-  }
+      headers: { 'content-disposition': `attachment; filename="petstore-mock-${parts.session(res)}.har"` },
+    }
+  })
 }

@@ -10,7 +10,6 @@
  *   503 `too_many_admin_reads` with `Retry-After`;
  * - reads take turns: one works at most `SLICE_MS` per event-loop turn, so API requests are answered in between.
  */
-import { Buffer } from 'node:buffer'
 import type { Response } from 'express'
 import type { Journal, JournalEntry, JournalFilter } from '../../journal/journal.js'
 import { refuse } from './common.js'
