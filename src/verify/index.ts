@@ -95,17 +95,6 @@ function settle(options: VerifyOptions) {
   }
 }
 
-async function runAll(engine: Engine): Promise<{ checks: CheckResult[]; found: { check: string; patch: OptionPatch }[] }> {
-  const checks: CheckResult[] = []
-  const found: { check: string; patch: OptionPatch }[] = []
-  for (const check of CHECKS) {
-    const { result, patch } = await runCheck(check, engine)
-    checks.push(result)
-    if (patch) found.push({ check: check.id, patch })
-  }
-  return { checks, found }
-}
-
 /**
  * Checks a deployment of the Pet Store API against the spec and the mock. Read-only unless `allowWrites`; the free
  * key's quota only with `allowQuota`, a ban only with `allowBan`; at most `maxRequests` requests. Keys never appear
@@ -147,7 +136,13 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   } catch (error) {
     throw error instanceof VerifyError ? new VerifyError(redact(error.message, secrets)) : error
   }
-  const { checks, found } = await runAll(engine)
+  const checks: CheckResult[] = []
+  const found: { check: string; patch: OptionPatch }[] = []
+  for (const check of CHECKS) {
+    const { result, patch } = await runCheck(check, engine)
+    checks.push(result)
+    if (patch) found.push({ check: check.id, patch })
+  }
   const { config, conflicts } = mergePatches(found)
   const report: VerifyReport = {
     target: settings.shown,

@@ -145,11 +145,6 @@ function worldOf(pets: ReadonlyMap<bigint, PetRecord>, max: number | undefined):
   return result.snapshot
 }
 
-async function write(options: SnapshotOptions, world: WorldSnapshot): Promise<void> {
-  if (options.format === 'world') await writeFile(options.out, `${stringifySnapshot(world, 2)}\n`)
-  else await writeStateFile(options.out, { version: 1, logSeq: 0, sessions: new Map([['default', world]]) })
-}
-
 function summary(options: SnapshotOptions, world: WorldSnapshot, read: number, listings: readonly Listing[]): string[] {
   const full = listings.filter((listing) => listing.full).map((listing) => listing.label)
   const capped = world.pets.length < read ? `, the ${world.pets.length} lowest ids of ${read} read (--max)` : ''
@@ -200,7 +195,8 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     throw error
   }
   try {
-    await write(options, world)
+    if (options.format === 'world') await writeFile(options.out, `${stringifySnapshot(world, 2)}\n`)
+    else await writeStateFile(options.out, { version: 1, logSeq: 0, sessions: new Map([['default', world]]) })
   } catch (error) {
     return fail(`could not write --out ${options.out}: ${(error as Error).message}.`, 2)
   }
