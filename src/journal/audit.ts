@@ -103,10 +103,9 @@ export function auditJournal(entries: readonly JournalEntry[]): AuditReport {
     }
     if (streak && streak.gaps.length > 0) retryGapsMs.push(streak.gaps)
     const backoffGrew = retryGapsMs.every((gaps) => gaps.every((gap, i) => i === 0 || gap > (gaps[i - 1] as number)))
-    const first = list[0] as JournalEntry
     keys.push({
       key,
-      plan: first.plan,
+      plan: list[0]?.plan,
       requests: list.length,
       rateLimited,
       violations,
