@@ -49,7 +49,6 @@ export interface World {
   readonly markDelivered: (response: ApiResponse) => void
   /** The pets, as an @msw/data collection: read and write them in test set-up. */
   readonly pets: PetCollection
-  /** This world's clock. */
   readonly clock: Clock
   /** The known API keys. */
   readonly keys: ReadonlyMap<string, ApiKey>
@@ -71,7 +70,6 @@ export interface World {
   readonly scenario: string
   /** Switches this world to a scenario: its data, keys, counters, clock and faults, from scratch. Throws for an unknown name. */
   useScenario(name: string): Promise<void>
-  /** The scenarios this world knows. */
   readonly scenarios: ScenarioCatalogue
   /** Resolves when the collection holds every pet written so far. */
   ready(): Promise<void>

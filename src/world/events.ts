@@ -24,9 +24,7 @@ export type WorldEvent =
   | { readonly type: 'request'; readonly seq: number; readonly data: JournalSummary }
   | { readonly type: 'quota'; readonly data: readonly KeyStatus[] }
   | { readonly type: 'clock'; readonly data: ClockView }
-  | { readonly type: 'scenario'; readonly data: { readonly scenario: string } }
-  | { readonly type: 'reset'; readonly data: { readonly scenario: string } }
-  | { readonly type: 'state'; readonly data: { readonly scenario: string } }
+  | { readonly type: 'scenario' | 'reset' | 'state'; readonly data: { readonly scenario: string } }
   /** The journal was emptied (`DELETE /__mock/requests`, `journal.clear()`; a reset and a scenario switch also empty it). */
   | { readonly type: 'cleared'; readonly data: { readonly scenario: string } }
   /** The world is gone (the server evicted its session): listeners are dropped after this one. */
@@ -35,7 +33,6 @@ export type WorldEvent =
 export interface WorldEvents {
   /** Calls `listener` with every event from now on; returns the function that stops it. */
   subscribe(listener: (event: WorldEvent) => void): () => void
-  /** How many listeners there are. */
   readonly subscribers: number
   /** The world tells its listeners that it switched scenario, was reset or had its state replaced. */
   changed(type: 'scenario' | 'reset' | 'state'): void

@@ -159,7 +159,6 @@ export class PackedEntries {
     return Array.from({ length: this.#size }, (_, index) => this.at(index))
   }
 
-  /** How many entries it keeps. */
   get size(): number {
     return this.#size
   }
