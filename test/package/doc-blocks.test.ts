@@ -4,7 +4,8 @@
  * before its fence, an HTML comment GitHub does not show:
  *
  *   <!-- test: vitest -->        a whole vitest test file: run with the project's vitest; it must report passed tests
- *   <!-- test: jest -->          a whole Jest test file (native ESM), run with the page's `file` blocks (jest.config.js)
+ *   <!-- test: jest [DIR] -->    a whole Jest test file (native ESM), run in the project (or its folder DIR) with the
+ *                                config the page's `file` blocks wrote there
  *   <!-- test: node-test -->     a whole node:test file, run with `node --test`
  *   <!-- test: run -->           a program: JavaScript run with node, TypeScript compiled (strictly, below) then run;
  *                                `run stream` is a program that never ends: it must print, and is then stopped
@@ -119,8 +120,14 @@ let project = ''
 let forMsw = (code: string) => code
 
 beforeAll(async () => {
-  // newman for the Postman block of docs/server.md; the rest is what pack.test.ts installs.
-  consumer = await installConsumer('petstore-mock-doc-blocks-', { newman: '6.2.2' })
+  // newman for the Postman block of docs/server.md, ts-jest and TypeScript for in-process.md's; the rest is what
+  // pack.test.ts installs.
+  const { devDependencies } = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
+  consumer = await installConsumer('petstore-mock-doc-blocks-', {
+    newman: '6.2.2',
+    'ts-jest': '29.4.15',
+    typescript: devDependencies['typescript'] ?? 'latest',
+  })
   project = consumer.project
   if (mswMajor(project) < 3) forMsw = (code) => code.replaceAll('onUnhandledFrame', 'onUnhandledRequest')
   await mkdir(join(project, 'blocks'))
@@ -257,7 +264,7 @@ async function startBackground(command: string, port: number, env: NodeJS.Proces
 
 /** A command that starts a petstore-mock server: `npx petstore-mock` or node's `…/cli/main.js`, without a subcommand. */
 const startsMock = (command: string) =>
-  /(?:^|\s)(?:npx petstore-mock|\S*cli\/main\.js)(?!\s+(?:verify|snapshot|config|--help|--version)\b)(?:\s|$)/.test(command)
+  /(?:^|\s)(?:npx petstore-mock|\S*cli\/main\.js)(?!\s+(?:verify|snapshot|config|check-client|help|--help|--version)\b)(?:\s|$)/.test(command)
 
 /** The commands of a shell block: lines joined where one ends with `\`. */
 function commands(code: string): string[] {
@@ -432,9 +439,14 @@ const RUNNERS: Record<Exclude<Kind, 'skip' | 'vitest-browser'>, (block: Block) =
     expect(result?.assertionResults.length).toBeGreaterThan(0)
   },
   async jest(block) {
-    const file = await writeSource(block)
+    // `jest DIR`: the test file goes into DIR and Jest runs there, with the config the page's `file` blocks put there.
+    const dir = join(project, block.tag?.arg ?? '')
+    const file = join(dir, `${slug(block)}.test.${block.lang === 'ts' ? 'ts' : 'js'}`)
+    await writeFile(file, `${forMsw(block.code)}\n`)
     const jest = join(project, 'node_modules', 'jest', 'bin', 'jest.js')
-    const { code, stdout, stderr } = await runGroup(process.execPath, ['--experimental-vm-modules', jest, '--ci', file])
+    const { code, stdout, stderr } = await runGroup(process.execPath, ['--experimental-vm-modules', jest, '--ci', relative(dir, file)], {
+      cwd: dir,
+    })
     expect(code, `${stdout}\n${stderr}`).toBe(0)
     expect(stderr).toMatch(/Tests:\s+(\d+) passed, \1 total/)
   },

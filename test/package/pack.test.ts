@@ -42,12 +42,15 @@ it('packs the built entries, the scenarios, the docs, the licence', () => {
   // The Postman collection, and the control panel's modules the server serves.
   expect(paths).toContain('postman/petstore-mock.postman_collection.json')
   expect(paths).toContain('dist/src/panel/ui-main.js')
-  for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'cli/main']) {
+  for (const entry of ['index', 'node', 'browser', 'http', 'vitest', 'jest', 'check', 'cli/main']) {
     expect(paths).toContain(`dist/src/${entry}.js`)
     expect(paths).toContain(`dist/src/${entry}.d.ts`)
   }
   expect(paths).toContain('scenarios/scenario.schema.json')
   expect(paths).toContain('config.schema.json')
+  // The report card's reference clients: `check-client -- node node_modules/petstore-mock/examples/clients/correct.mjs`.
+  expect(paths).toContain('examples/clients/correct.mjs')
+  expect(paths).toContain('examples/clients/curl-client.sh')
 })
 
 it('packs no tests, source maps, sources or any file outside its folders', () => {
@@ -55,7 +58,7 @@ it('packs no tests, source maps, sources or any file outside its folders', () =>
   expect(
     paths.filter(
       (path) =>
-        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
+        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|examples\/clients\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
           path,
         ),
     ),
