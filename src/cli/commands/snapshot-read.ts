@@ -41,18 +41,11 @@ export class ReadError extends PetStoreMockError {
   }
 }
 
-/** One listing read: which filter, how many pets came back. */
-export interface Listing {
-  readonly label: string
-  readonly count: number
-  /** It came back with `limit` pets: the target may hold more that no request can reach. */
-  readonly full: boolean
-}
-
 export interface ReadResult {
   /** Every pet read, by id; a pet read twice keeps its latest body. */
   readonly pets: ReadonlyMap<bigint, PetRecord>
-  readonly listings: readonly Listing[]
+  /** The listings (`status=sold`) that came back with `limit` pets: the target may hold more that no request can reach. */
+  readonly full: readonly string[]
 }
 
 /** No answer within this time: the target counts as unreachable. */
@@ -73,7 +66,7 @@ const seconds = (ms: number): string => `${Math.ceil(ms / 1000)} s`
  */
 export async function readPets(options: ReadOptions): Promise<ReadResult> {
   const pets = new Map<bigint, PetRecord>()
-  const listings: Listing[] = []
+  const full: string[] = []
   const pacer: Pacer = { waitMs: 0, why: '' }
   for (const status of [...PET_STATUSES, undefined]) {
     const label = status === undefined ? 'without status' : `status=${status}`
@@ -83,9 +76,9 @@ export async function readPets(options: ReadOptions): Promise<ReadResult> {
     for (const pet of page) pets.set(pet.id, pet)
     const added = status === undefined ? ` (${pets.size - before} not listed by status)` : ''
     options.report(`  reading ${label}… ${page.length} pets${added}`)
-    listings.push({ label, count: page.length, full: page.length >= PAGE_SIZE.max })
+    if (page.length >= PAGE_SIZE.max) full.push(label)
   }
-  return { pets, listings }
+  return { pets, full }
 }
 
 /** The wait the last answer asked for before the next request, and why (said when the wait begins). */

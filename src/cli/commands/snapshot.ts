@@ -12,7 +12,7 @@ import { parseSnapshot, stringifySnapshot, type WorldSnapshot } from '../../snap
 import { PAGE_SIZE } from '../../spec.js'
 import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
 import { COMMANDS, type Command, commandLine, envName, oneOf, type Parsed, UsageError, wholeNumber } from '../parse.js'
-import { type Listing, ReadError, type ReadResult, readPets } from './snapshot-read.js'
+import { ReadError, type ReadResult, readPets } from './snapshot-read.js'
 
 const PREFIX = 'petstore-mock snapshot'
 const FORMATS = ['state-file', 'world'] as const
@@ -145,8 +145,7 @@ function worldOf(pets: ReadonlyMap<bigint, PetRecord>, max: number | undefined):
   return result.snapshot
 }
 
-function summary(options: SnapshotOptions, world: WorldSnapshot, read: number, listings: readonly Listing[]): string[] {
-  const full = listings.filter((listing) => listing.full).map((listing) => listing.label)
+function summary(options: SnapshotOptions, world: WorldSnapshot, read: number, full: readonly string[]): string[] {
   const capped = world.pets.length < read ? `, the ${world.pets.length} lowest ids of ${read} read (--max)` : ''
   const file = options.out
   return [
@@ -187,8 +186,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   let world: WorldSnapshot
   let read: ReadResult
   try {
-    const { maxWaitMs, maxBodyBytes } = options
-    read = await readPets({ target: options.target, key: options.key, maxWaitMs, maxBodyBytes, report })
+    read = await readPets({ ...options, report })
     world = worldOf(read.pets, options.max)
   } catch (error) {
     if (error instanceof ReadError) return fail(error.message, error.exitCode)
@@ -200,6 +198,6 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   } catch (error) {
     return fail(`could not write --out ${options.out}: ${(error as Error).message}.`, 2)
   }
-  for (const line of summary(options, world, read.pets.size, read.listings)) report(line)
+  for (const line of summary(options, world, read.pets.size, read.full)) report(line)
   return 0
 }

@@ -10,7 +10,6 @@
 import { plainMessage } from '../../core/errors.js'
 import { DEFAULT_TARGET_BODY_BYTES } from '../../verify/read-body.js'
 import { redact } from '../../verify/report.js'
-import type { VerifyOptions } from '../../verify/types.js'
 import type { PetStoreOptions } from '../../world/options.js'
 import { COMMANDS, type Command, commandLine, type Parsed, UsageError, wholeNumber } from '../parse.js'
 
@@ -101,15 +100,8 @@ export const VERIFY: Command<typeof OPTIONS> = {
   ],
 }
 
-interface VerifyCli {
-  readonly verify: Omit<VerifyOptions, 'fetch' | 'mock' | 'onProgress'>
-  readonly config: string | undefined
-  readonly writeConfig: string | undefined
-  readonly json: boolean
-}
-
 /** The flags (and the environment for target and keys) checked together; throws UsageError, naming the fix. */
-function verifyCli({ values }: Parsed<typeof OPTIONS>): VerifyCli {
+function verifyCli({ values }: Parsed<typeof OPTIONS>) {
   const { target, key } = values
   if (target === undefined)
     throw new UsageError('--target is required: the base address of the deployment, e.g. --target https://staging.petstore.example/v1.')
