@@ -39,6 +39,9 @@ export interface AccessRule {
 
 export type Access = { ok: true } | { ok: false; code: ErrorCode; message: string; headers?: Record<string, string> }
 
+const refused = (code: ErrorCode, message: string, headers?: Record<string, string>): Access =>
+  headers === undefined ? { ok: false, code, message } : { ok: false, code, message, headers }
+
 /** Admin paths anyone may read: no secrets, nothing changes. */
 export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set(['/__mock/health', '/__mock/openapi.json'])
 
@@ -57,38 +60,29 @@ export function adminAccess(method: string, path: string, headers: IncomingHttpH
   // With a token, the panel's page and scripts hold no data: a browser loads them, then the page asks for the token
   // and sends it on every call (spec decision 54). Without one, the page follows the rule below like every call.
   if (reading && typeof rule.token === 'string' && isPanelFile(path)) return { ok: true }
-  if (rule.token === false) {
-    return {
-      ok: false,
-      code: 'admin_disabled',
-      message: 'The admin API is off: the server listens beyond loopback without --admin-token. Start it with --admin-token to use it.',
-    }
-  }
+  if (rule.token === false)
+    return refused(
+      'admin_disabled',
+      'The admin API is off: the server listens beyond loopback without --admin-token. Start it with --admin-token to use it.',
+    )
   if (typeof rule.token === 'string') {
     if (hasAdminToken(headers.authorization, rule.token)) return { ok: true }
-    return {
-      ok: false,
-      code: 'admin_unauthorized',
-      message: 'The admin API needs "Authorization: Bearer <admin token>" (the --admin-token value).',
-      headers: { 'www-authenticate': 'Bearer' },
-    }
+    return refused('admin_unauthorized', 'The admin API needs "Authorization: Bearer <admin token>" (the --admin-token value).', {
+      'www-authenticate': 'Bearer',
+    })
   }
   const host = headers.host ?? ''
   const name = hostOf(host)
-  if (!isLoopback(name) && name.toLowerCase() !== rule.host.toLowerCase()) {
-    return {
-      ok: false,
-      code: 'admin_forbidden',
-      message: `The admin API answers only requests addressed to this machine (Host ${JSON.stringify(host)} is not a loopback name). Use http://127.0.0.1:<port>, or start the server with --admin-token.`,
-    }
-  }
+  if (!isLoopback(name) && name.toLowerCase() !== rule.host.toLowerCase())
+    return refused(
+      'admin_forbidden',
+      `The admin API answers only requests addressed to this machine (Host ${JSON.stringify(host)} is not a loopback name). Use http://127.0.0.1:<port>, or start the server with --admin-token.`,
+    )
   const origin = headers.origin
-  if (origin !== undefined && origin !== `http://${host}`) {
-    return {
-      ok: false,
-      code: 'admin_forbidden',
-      message: `The admin API refuses requests from other sites (Origin ${JSON.stringify(origin)}). Call it from the server's own pages, from curl or from tests, or start the server with --admin-token.`,
-    }
-  }
+  if (origin !== undefined && origin !== `http://${host}`)
+    return refused(
+      'admin_forbidden',
+      `The admin API refuses requests from other sites (Origin ${JSON.stringify(origin)}). Call it from the server's own pages, from curl or from tests, or start the server with --admin-token.`,
+    )
   return { ok: true }
 }
