@@ -16,17 +16,18 @@ const isPlainObject = (value: unknown): value is Config => typeof value === 'obj
 const PATH_KEYS = ['scenarios', 'fixtures', 'handlers', 'stateFile'] as const
 
 /**
- * `base` with `change` on top, one level deep (`rateLimit` merges key by key); `undefined` removes a key.
+ * `base` with `change` on top, one level deep (`rateLimit` merges key by key); `undefined` removes a key, or with
+ * `removals: 'keep'` stays as `undefined`.
  *
  * @example
  * applyPatch({ rateLimit: { banAfterEarlyRetries: 3 } }, { rateLimit: { retryAfterFormat: 'http-date' } })
  * // { rateLimit: { banAfterEarlyRetries: 3, retryAfterFormat: 'http-date' } }
  */
-export function applyPatch<T extends object>(base: T, change: Readonly<Config>): T {
+export function applyPatch<T extends object>(base: T, change: Readonly<Config>, removals: 'delete' | 'keep' = 'delete'): T {
   const next: Config = { ...(base as Config) }
   for (const [key, value] of Object.entries(change)) {
-    if (value === undefined) delete next[key]
-    else if (isPlainObject(value) && isPlainObject(next[key])) next[key] = applyPatch(next[key] as Config, value)
+    if (value === undefined && removals === 'delete') delete next[key]
+    else if (isPlainObject(value) && isPlainObject(next[key])) next[key] = applyPatch(next[key] as Config, value, removals)
     else next[key] = value
   }
   return next as T
@@ -53,7 +54,7 @@ export function optionPatch(config: Readonly<Config>, note = ''): OptionPatch {
 
 /** The patches of the differing checks in one config; a second, different value for the same key is a conflict. */
 export function mergePatches(found: readonly { check: string; patch: OptionPatch }[]): { config: Config; conflicts: string[] } {
-  const config: Config = {}
+  let config: Config = {}
   const setBy = new Map<string, { check: string; value: unknown }>()
   const conflicts: string[] = []
   for (const { check, patch } of found) {
@@ -68,19 +69,9 @@ export function mergePatches(found: readonly { check: string; patch: OptionPatch
       }
     }
     if (clash) continue
-    for (const [path, value] of leaves(patch.config)) {
-      setBy.set(path, { check, value })
-      // A removal stays as `undefined`, so that writing the file removes the key from the verified config too.
-      const keys = path.split('.')
-      const last = keys.pop() as string
-      let at = config
-      for (const key of keys) {
-        const inner = isPlainObject(at[key]) ? at[key] : {}
-        at[key] = inner
-        at = inner
-      }
-      at[last] = value
-    }
+    for (const [path, value] of leaves(patch.config)) setBy.set(path, { check, value })
+    // A removal stays as `undefined`, so that writing the file removes the key from the verified config too.
+    config = applyPatch(config, patch.config, 'keep')
   }
   return { config, conflicts }
 }

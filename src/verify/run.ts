@@ -5,11 +5,8 @@
  */
 import { type Check, type CheckResult, type Needs, type Observation, type OptionPatch, type RunContext, type Side, Skip } from './types.js'
 
-export interface Allowed {
-  readonly writes: boolean
-  readonly quota: boolean
-  readonly ban: boolean
-}
+/** What the flags allow: writes (`--allow-writes`), the free key's quota (`--allow-quota`), a ban (`--allow-ban`). */
+export type Allowed = Readonly<Record<Needs, boolean>>
 
 export interface Engine {
   readonly target: Side
