@@ -2,7 +2,7 @@
 /**
  * `npm test`: every check of the project, in the order that lets each step reuse the one before.
  *
- *   1. set-up     Chromium and redis-server from Debian when missing (scripts/ensure-*.mjs)
+ *   1. set-up     Chromium, redis-server and xmllint from Debian when missing (scripts/ensure-*.mjs)
  *   2. build      one `tsc -p tsconfig.build.json` into dist/, beside `tsc` type-checking src/, test/ and the examples,
  *                 and `biome check`
  *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; arethetypeswrong and publint read it, and
@@ -88,6 +88,7 @@ async function main() {
     !(await stage([
       { label: 'Chromium (Debian) if missing', command: node, args: ['scripts/ensure-chromium.mjs'] },
       { label: 'redis-server (Debian) if missing', command: node, args: ['scripts/ensure-redis.mjs'] },
+      { label: 'xmllint (Debian) if missing', command: node, args: ['scripts/ensure-xmllint.mjs'] },
     ]))
   )
     return false

