@@ -134,8 +134,7 @@ export async function serve(): Promise<void> {
       },
     )
   }
-  process.on('SIGINT', () => stop('SIGINT'))
-  process.on('SIGTERM', () => stop('SIGTERM'))
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => stop(signal))
   let url: string
   try {
     url = await server.listen()
