@@ -103,22 +103,12 @@ async function ensureStateFolder(file: string, source: string): Promise<void> {
 
 /** Starts the server from the command line and the environment. */
 export async function serve(): Promise<void> {
-  let parsed: Awaited<ReturnType<typeof parseCli>>
-  try {
-    parsed = await parseCli(process.argv.slice(2), process.env)
-  } catch (error) {
-    process.exit(usageFailed(SERVE, error))
-  }
+  const exitUsage = (error: unknown) => process.exit(usageFailed(SERVE, error))
+  const parsed = await parseCli(process.argv.slice(2), process.env).catch(exitUsage)
   // --help or --version: the text to print.
   if (typeof parsed === 'string') return void process.stdout.write(`${parsed}\n`)
   const { options, config, source } = parsed
-  if (options.stateFile !== undefined) {
-    try {
-      await ensureStateFolder(options.stateFile, source('stateFile'))
-    } catch (error) {
-      process.exit(usageFailed(SERVE, error))
-    }
-  }
+  if (options.stateFile !== undefined) await ensureStateFolder(options.stateFile, source('stateFile')).catch(exitUsage)
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false

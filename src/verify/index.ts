@@ -131,11 +131,9 @@ export async function verify(options: VerifyOptions): Promise<VerifyReport> {
   say(
     `petstore-mock verify: ${settings.shown}, request budget ${settings.budget} (--max-requests); this run plans at most ${planned}${planned > settings.budget ? ', so checks past the budget are skipped' : ''}.`,
   )
-  try {
-    await reach(target, settings.shown)
-  } catch (error) {
+  await reach(target, settings.shown).catch((error: unknown) => {
     throw error instanceof VerifyError ? new VerifyError(redact(error.message, secrets)) : error
-  }
+  })
   const checks: CheckResult[] = []
   const found: { check: string; patch: OptionPatch }[] = []
   for (const check of CHECKS) {
