@@ -21,14 +21,11 @@ async function getOk(side: Side): Promise<Observation> {
 }
 
 /** The listed pet's answer, or the unused id's when nothing is listed: every answer of getPet carries the headers. */
-async function someGetPetAnswer(side: Side): Promise<Exchange> {
-  try {
-    return await listedPet(side)
-  } catch (error) {
+const someGetPetAnswer = (side: Side): Promise<Exchange> =>
+  listedPet(side).catch((error: unknown) => {
     if (error instanceof Skip) return unusedPet(side)
     throw error
-  }
-}
+  })
 
 async function deprecation(side: Side): Promise<Observation> {
   const answer = await someGetPetAnswer(side)

@@ -52,14 +52,11 @@ const WINDOW_CHANGED = 'the rate-limit window changed between the requests: run 
  * windows cannot be compared); the check's cost holds both runs.
  */
 function inOneWindow(run: (side: Side) => Promise<Observation>): (side: Side) => Promise<Observation> {
-  return async (side) => {
-    try {
-      return await run(side)
-    } catch (error) {
+  return (side) =>
+    run(side).catch((error: unknown) => {
       if (error instanceof Skip && error.message === WINDOW_CHANGED) return run(side)
       throw error
-    }
-  }
+    })
 }
 
 /** X-RateLimit-Remaining of three answers, skipped when one has none or the window changed between them. */
