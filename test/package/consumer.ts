@@ -50,7 +50,8 @@ export interface Consumer {
 /** Runs a command; rejects with its output when it fails. */
 export async function sh(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
   try {
-    return await run(command, args, { cwd, timeout: 180_000, maxBuffer: 16 * 1024 * 1024 })
+    // SIGKILL at the ceiling: an `npm install` stalled on the network outlives a SIGTERM.
+    return await run(command, args, { cwd, timeout: 180_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`)

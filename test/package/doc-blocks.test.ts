@@ -18,21 +18,23 @@
  *   <!-- test: skip: REASON -->  not run, only for a block that needs what this machine cannot start (Docker, a staging
  *                                deployment, a clone of the repository); the reason is in the tag
  *
- * TypeScript blocks (vitest, run, typecheck, file) are compiled together under a strict NodeNext tsconfig (pack.test.ts's
+ * TypeScript blocks (vitest, run, typecheck) are compiled together under a strict NodeNext tsconfig (pack.test.ts's
  * STRICT, skipLibCheck on: the package's own declarations are pack.test.ts's subject). The docs are written for msw 3
  * (`server.listen({ onUnhandledFrame: 'error' })`); where msw 2 is installed (the main lane) every block's
  * `onUnhandledFrame` is read as `onUnhandledRequest`, msw 2's name, so both lanes type-check and run every block.
  *
  * Shell blocks: each runs on its own. Every port the block names (`127.0.0.1:4010`, `--port 4010`, `PETSTORE_PORT=4999`,
- * a config's `"port": 4010`) becomes a free port of 127.0.0.1, the same one for the same number within a block. A
+ * a config's `"port": 4010`) becomes a free port of 127.0.0.1, the same one for the same number within a page. A
  * command that starts a server (`npx petstore-mock` without a subcommand, `node …/cli/main.js`, any command ending in
  * `&`) is started in the background in its own process group and waited for (its health, or its port); a block that
- * talks to port 4010 without starting a server gets `petstore-mock --port <free>` from the harness; both are stopped
+ * talks to a port no server of its own listens on gets `petstore-mock --port <free>` (seed 1) there; both are stopped
  * by their process group's id when the block ends. `curl` gets `-sS --max-time 10` and reports each answer's status:
  * a status other than 2xx, 3xx, 401 or 429 (or no answer) fails the block; `curl -N` (a stream) is cut after 2 s. An
- * `npm i` installs into a new empty project, with the packed tarball for `petstore-mock`.
+ * `npm i` installs into a new empty project, with the packed tarball for `petstore-mock`. A comment at the end of a
+ * command is dropped (the commands above are wrapped).
  *
- * Loopback only, bounded requests (the docs' own loops: 61 requests at most); every process is stopped by its id.
+ * Servers and requests on 127.0.0.1 only (the installs use the npm registry, as a user's do); bounded requests (the
+ * docs' own loops: 61 requests at most); every process is stopped by its process group's id.
  */
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
