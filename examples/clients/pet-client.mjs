@@ -19,7 +19,7 @@ const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms))
 /**
  * @param {{ baseUrl: string, key: string, timeoutMs?: number, maxRetries?: number, maxWaitMs?: number, baseDelayMs?: number, defects?: Defects }} options
  */
-export function createPetClient({ baseUrl, key, timeoutMs = 500, maxRetries = 3, maxWaitMs = 5_000, baseDelayMs = 250, defects = {} }) {
+export function createPetClient({ baseUrl, key, timeoutMs = 1_500, maxRetries = 3, maxWaitMs = 5_000, baseDelayMs = 250, defects = {} }) {
   /** Exponential back-off, capped, with "equal jitter": half fixed, half random. */
   const backoff = (attempt) => {
     const full = Math.min(baseDelayMs * 2 ** attempt, 2_000)
@@ -36,6 +36,8 @@ export function createPetClient({ baseUrl, key, timeoutMs = 500, maxRetries = 3,
   async function send(method, path, body) {
     // POST is not idempotent and the API has no idempotency key: never send it twice (RFC 9110 section 9.2.2).
     const retriable = method === 'GET' || defects.retryPost
+    // A request that timed out is tried once more at most: each costs a whole timeout.
+    let timedOut = 0
     for (let attempt = 0; ; attempt++) {
       let response
       try {
@@ -46,6 +48,7 @@ export function createPetClient({ baseUrl, key, timeoutMs = 500, maxRetries = 3,
           signal: AbortSignal.timeout(timeoutMs),
         })
       } catch (error) {
+        if (error?.name === 'TimeoutError' && ++timedOut > 1) throw error
         if (!retriable || attempt >= maxRetries) throw error
         await sleep(backoff(attempt))
         continue

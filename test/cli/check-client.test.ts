@@ -17,6 +17,8 @@ import { type CardReport, CHECKS, type ClientTasks, checkClient } from '../../sr
 import { ensureBuilt, runCli } from '../http/support.js'
 
 const run = promisify(execFile)
+/** A card whose verdict rests on the client's real waits is tried up to three times (test/http/check-card.test.ts). */
+const TIMED = { retry: 2 }
 const client = (name: string) => ['node', `examples/clients/${name}.mjs`]
 let dir = ''
 
@@ -29,7 +31,7 @@ afterAll(async () => {
 })
 
 describe('petstore-mock check-client', () => {
-  it('passes the correct client: a PASS line per check, the summary, exit 0', async () => {
+  it('passes the correct client: a PASS line per check, the summary, exit 0', TIMED, async () => {
     const { code, stdout } = await runCli(['check-client', '--', ...client('correct')])
     expect(code, stdout).toBe(0)
     const lines = stdout.trim().split('\n')
@@ -51,7 +53,7 @@ describe('petstore-mock check-client', () => {
     expect(lines.at(-1)).toMatch(/1 failed, 0 not applicable in [\d.]+ s: a required check failed\.$/)
   })
 
-  it('grades a client written in shell (curl in a loop) like any other', async () => {
+  it('grades a client written in shell (curl in a loop) like any other', TIMED, async () => {
     const { code, stdout } = await runCli(['check-client', '--', 'sh', 'examples/clients/curl-client.sh'])
     expect(code, stdout).toBe(0)
     expect(stdout).toMatch(/: 10 passed, 0 failed/)
@@ -92,7 +94,7 @@ describe('petstore-mock check-client', () => {
     expect(report.results.summary).toMatchObject({ tests: 3, passed: 2, failed: 1, skipped: 0 })
   })
 
-  it('gives the same verdicts as checkClient in-process for the same client', async () => {
+  it('gives the same verdicts as checkClient in-process for the same client', TIMED, async () => {
     const { stdout } = await runCli(['check-client', '--json', '--', ...client('seconds-only')])
     const fromCommand = JSON.parse(stdout) as CardReport
     const inProcess = await checkClient(cardTasks({ defects: { secondsOnly: true } }) as ClientTasks)
