@@ -15,6 +15,7 @@ export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-lim
 export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
 export { createPetStore, type PetStore, type PetStoreOptions, type World } from './create-pet-store.js'
 export type { AuditReport, KeyAudit, RateLimitedAnswer, RetryViolation } from './journal/audit.js'
+export type { CoverageItem, SpecCoverage } from './journal/coverage.js'
 export type { Journal, JournalEntry, JournalFilter } from './journal/journal.js'
 export { DEFAULT_KEYS, type KeyConfig } from './keys.js'
 export { openApiDocument } from './openapi.js'

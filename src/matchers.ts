@@ -5,9 +5,11 @@
 import { resultText } from './check/report.js'
 import type { CardReport } from './check/types.js'
 import type { AuditReport } from './journal/audit.js'
+import type { SpecCoverage } from './journal/coverage.js'
 
 interface Auditable {
   audit(): AuditReport
+  coverage(): SpecCoverage
 }
 
 function isAuditable(value: unknown): value is Auditable {
@@ -46,6 +48,17 @@ export const petStoreMatchers = {
           : `expected retry gaps to grow, but ${flat.map((key) => `${key.key}: ${JSON.stringify(key.retryGapsMs)}`).join('; ')}`,
     }
   },
+  /** Passes when the journal's traffic exercised at least `min` (0 to 1, default 1) of the spec's coverage items. */
+  toCoverSpec(received: unknown, min = 1) {
+    if (!isAuditable(received)) return { pass: false, message: () => '[petstore-mock] toCoverSpec() expects a PetStore.' }
+    const coverage = received.coverage()
+    const percent = (ratio: number) => `${Math.round(ratio * 1000) / 10}%`
+    return {
+      pass: coverage.ratio >= min,
+      message: () =>
+        `expected the traffic to cover ${percent(min)} of the spec, it covered ${percent(coverage.ratio)} (${coverage.covered} of ${coverage.total}); never exercised: ${coverage.missing.join(', ') || 'nothing'}`,
+    }
+  },
   /** Passes when every required check of a report card (`checkClient`, `petstore-mock/check`) passed or did not apply. */
   toPassClientChecks(received: unknown) {
     const report = received as CardReport
@@ -71,4 +84,6 @@ export interface PetStoreMatchers<R = void> {
   toHaveBackedOff(): R
   /** Every required check of a report card (`checkClient`) passed or did not apply. */
   toPassClientChecks(): R
+  /** The journal's traffic exercised at least `min` (0 to 1, default 1) of the spec's coverage items. */
+  toCoverSpec(min?: number): R
 }

@@ -254,7 +254,9 @@ export function createApi(world: ApiWorld): Api {
       const caller = authenticate(header(request, 'authorization'), world.keys)
       if (!caller.ok) {
         const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
-        return extra ? { ...response, headers: { ...extra, ...response.headers } } : response
+        // The operation is known before the key: the journal (and spec coverage) tells a 401 of POST /pets from one of GET.
+        const meta = { operation: route.ok ? route.operation : undefined }
+        return { ...response, headers: extra ? { ...extra, ...response.headers } : response.headers, meta }
       }
       const decided = world.quota.consume(caller.key)
       const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), operation: route.ok ? route.operation : undefined }

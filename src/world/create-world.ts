@@ -12,6 +12,7 @@ import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.j
 import { createFetch } from '../handlers/fetch.js'
 import { type AuditReport, auditJournal } from '../journal/audit.js'
 import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
+import { type SpecCoverage, specCoverage } from '../journal/coverage.js'
 import { createJournal, type Journal } from '../journal/journal.js'
 import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
 import type { PetRecord } from '../schemas.js'
@@ -58,6 +59,8 @@ export interface World {
   readonly journal: Journal
   /** Did each key honour Retry-After and back off? Computed from the journal. */
   audit(): AuditReport
+  /** Which documented answers, headers and rules of the spec the journal's traffic exercised (docs/in-process.md). */
+  coverage(): SpecCoverage
   /** Each key's plan, what it has left this minute and day, and its ban: the control panel's Keys table. */
   keyStatuses(): KeyStatus[]
   /** Live events (requests, clock, scenario, quota) for the control panel; free while nobody subscribes. */
@@ -152,6 +155,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
     rateLimiter,
     journal,
     audit: () => auditJournal(journal.all()),
+    coverage: () => specCoverage(journal.all()),
     keyStatuses: () => keyStatuses(keys, rateLimiter, clock.now()),
     events,
     scenarios: catalogue,

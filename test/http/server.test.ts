@@ -2,6 +2,7 @@ import { connect, type Socket } from 'node:net'
 import { HttpResponse, http } from 'msw'
 import { afterEach, describe, expect, it } from 'vitest'
 import { isLoopback } from '../../src/server/http-server.js'
+import { createWorld } from '../../src/world/create-world.js'
 import { auth, closeServers, INT64_MAX, MIB, postPet, sleep, startServer } from './support.js'
 
 const keptAlive = new Set<Socket>()
@@ -224,6 +225,26 @@ describe('admin API', () => {
     expect(await (await fetch(`${url}/__mock/health`)).json()).toMatchObject({ basePath: '/api/v1' })
     const { url: plain } = await startServer()
     expect(await (await fetch(`${plain}/__mock/health`)).json()).toMatchObject({ basePath: '/v1' })
+  })
+
+  it('reports the spec coverage of a session at GET /__mock/coverage, as the same traffic in-process does', async () => {
+    const { url } = await startServer({ clock: '2026-06-01T12:00:00Z' })
+    const world = createWorld({ clock: '2026-06-01T12:00:00Z' })
+    const traffic: [string, RequestInit][] = [
+      ['/v1/pets', { headers: auth('test-free') }],
+      ['/v1/pets/1', {}],
+      ['/v1/pets', { method: 'POST', headers: auth('test-free', { 'content-type': 'application/json' }), body: '{"categoryId":1}' }],
+    ]
+    for (const [path, init] of traffic) {
+      await (await fetch(`${url}${path}`, init)).arrayBuffer()
+      await world.fetch(path, init)
+    }
+    const response = await fetch(`${url}/__mock/coverage`)
+    expect(response.status).toBe(200)
+    const coverage = await response.json()
+    expect(coverage).toEqual(JSON.parse(JSON.stringify(world.coverage())))
+    expect(coverage.missing).not.toContain('getPet 401')
+    expect(coverage.rules.find((item: { id: string }) => item.id === 'create.name')).toMatchObject({ requests: 1 })
   })
 
   it('resets the world to its seed with POST /__mock/reset', async () => {

@@ -49,6 +49,9 @@ export function addJournalRoutes(app: Express, reads: AdminReads): void {
   app.get('/__mock/audit', (_req, res) => {
     res.json(worldOf(res).audit())
   })
+  app.get('/__mock/coverage', (_req, res) => {
+    res.json(worldOf(res).coverage())
+  })
   app.delete('/__mock/requests', (_req, res) => {
     worldOf(res).journal.clear()
     res.status(204).end()
