@@ -161,7 +161,7 @@ interface Outcome {
 function runGroup(
   command: string,
   args: string[],
-  options: { cwd?: string; env?: NodeJS.ProcessEnv; ceiling?: number } = {},
+  options: { cwd?: string; env?: NodeJS.ProcessEnv; ceiling?: number; until?: (stdout: string) => boolean } = {},
 ): Promise<Outcome> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { cwd: options.cwd ?? project, env: options.env ?? process.env, detached: true })
@@ -171,6 +171,7 @@ function runGroup(
     let stderr = ''
     child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       stdout += chunk
+      if (options.until?.(stdout)) stopGroup(pid)
     })
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
       stderr += chunk
@@ -266,7 +267,9 @@ async function startBackground(command: string, port: number, env: NodeJS.Proces
 
 /** A command that starts a petstore-mock server: `npx petstore-mock` or node's `…/cli/main.js`, without a subcommand. */
 const startsMock = (command: string) =>
-  /(?:^|\s)(?:npx petstore-mock|\S*cli\/main\.js)(?!\s+(?:verify|snapshot|config|check-client|help|--help|--version)\b)(?:\s|$)/.test(command)
+  /(?:^|\s)(?:npx petstore-mock|\S*cli\/main\.js)(?!\s+(?:verify|snapshot|config|check-client|help|--help|--version)\b)(?:\s|$)/.test(
+    command,
+  )
 
 /** The commands of a shell block: lines joined where one ends with `\`. */
 function commands(code: string): string[] {
@@ -419,8 +422,8 @@ async function runProgram(block: Block, file: string): Promise<Outcome> {
     for (const port of ports)
       started.push(await startBackground(`node_modules/.bin/petstore-mock --port ${port} --log silent`, port, process.env))
     if (block.tag?.arg !== 'stream') return await runGroup(process.execPath, [file], { ceiling: 60_000 })
-    // A program that never ends: what it prints within its first 10 s.
-    const outcome = await runGroup(process.execPath, [file], { ceiling: 10_000 })
+    // A program that never ends: stopped once it prints, or after 10 s.
+    const outcome = await runGroup(process.execPath, [file], { ceiling: 10_000, until: (stdout) => stdout !== '' })
     return { ...outcome, code: outcome.stdout === '' ? outcome.code : 0 }
   } finally {
     for (const pid of started) stopGroup(pid)
