@@ -29,7 +29,8 @@ it('suggests the command a mistyped one is likely meant as, with exit code 2', a
   expect(await runCli(['help', 'snapshto'])).toEqual({
     code: 2,
     stdout: '',
-    stderr: 'petstore-mock help: knows no such command. Did you mean snapshot? The commands are verify, snapshot, config and check-client.\n',
+    stderr:
+      'petstore-mock help: knows no such command. Did you mean snapshot? The commands are verify, snapshot, config and check-client.\n',
   })
 })
 

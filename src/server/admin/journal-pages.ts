@@ -73,9 +73,15 @@ type PageFormat = Pick<JournalRead, 'head' | 'tail' | 'text'> & { readonly heade
 function journalRoute(reads: AdminReads, path: string, fallback: number, format: (res: Response) => PageFormat) {
   return (req: Request, res: Response): void => {
     const filter = journalFilter(req.query)
-    if (typeof filter === 'string') return refuse(res, 'invalid_admin_request', filter)
+    if (typeof filter === 'string') {
+      refuse(res, 'invalid_admin_request', filter)
+      return
+    }
     const paging = pagingOf(req.query, fallback)
-    if (typeof paging === 'string') return refuse(res, 'invalid_admin_request', paging)
+    if (typeof paging === 'string') {
+      refuse(res, 'invalid_admin_request', paging)
+      return
+    }
     const { headers, ...shape } = format(res)
     streamJournalRead(res, reads, {
       journal: worldOf(res).journal,

@@ -176,7 +176,8 @@ function underBudget(res: Response, reads: AdminReads, run: (open: () => boolean
   const release = reads.take()
   if (!release) {
     res.set('retry-after', '1')
-    return refuse(res, 'too_many_admin_reads', 'The journal reads under way hold the whole admin read budget; retry in a moment.')
+    refuse(res, 'too_many_admin_reads', 'The journal reads under way hold the whole admin read budget; retry in a moment.')
+    return
   }
   let open = true
   res.on('close', () => {
