@@ -159,7 +159,7 @@ async function main() {
   since = Date.now()
   // --all: every project but `package`: without PETSTORE_TARBALL it would pack and install with package.json's msw 2.
   // --runtime-checks: the files whose outcome depends on the runtime, msw or Chromium; the package test installs the
-  // tarball with this lane's msw (PETSTORE_CONSUMER_MSW), and the Dockerfile's stage runs on the Node of its image.
+  // tarball with this lane's msw and vitest (PETSTORE_CONSUMER_*), and the Dockerfile's stage runs on the Node of its image.
   const RUNTIME_CHECKS = ['conformance.test.ts', 'test/cli/cli.test.ts', 'test/browser/', 'examples/', 'test/package/']
   const selection = values.all
     ? ['--project=!package']
@@ -183,7 +183,16 @@ async function main() {
       '--reporter=dot',
       `--reporter=${join(copy, 'scripts', 'lane-reporter.mjs')}`,
     ],
-    { cwd: copy, env: { ...env, LANE_REPORT: report, PETSTORE_CONSUMER_MSW: mswVersion } },
+    {
+      cwd: copy,
+      // The package tests' fresh project gets this lane's msw, and its vitest and Node types unless --vitest repo.
+      env: {
+        ...env,
+        LANE_REPORT: report,
+        PETSTORE_CONSUMER_MSW: mswVersion,
+        ...(values.vitest === 'repo' ? {} : { PETSTORE_CONSUMER_VITEST: vitestVersion, PETSTORE_CONSUMER_TYPES_NODE: values.node }),
+      },
+    },
   )
   const result = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : { projects: {}, unhandledErrors: 0, reason: 'no report' }
   const total = { files: 0, passed: 0, failed: 0, skipped: 0 }

@@ -98,13 +98,14 @@ export async function installConsumer(prefix: string, extra: Record<string, stri
           'petstore-mock': `file:../${result.filename}`,
           // The msw of the lane that runs this file (scripts/msw3-lane.mjs sets msw 3), else the project's own.
           msw: process.env['PETSTORE_CONSUMER_MSW'] ?? pkg.devDependencies['msw'],
-          '@types/node': pkg.devDependencies['@types/node'],
+          // The Node 24 lane (scripts/msw3-lane.mjs) installs today's vitest and the Node types it wants.
+          '@types/node': process.env['PETSTORE_CONSUMER_TYPES_NODE'] ?? pkg.devDependencies['@types/node'],
           // examples/jest runs on them; vitest for the matchers' type check (vitest 3.2 is installed over it at the end).
           // Jest is not a dev dependency of the project itself (only its `expect` types are): its resolver's platform
           // binaries would make the lock file incomplete for `npm ci` on other platforms.
           jest: JEST_VERSION,
           '@jest/globals': JEST_VERSION,
-          vitest: pkg.devDependencies['vitest'],
+          vitest: process.env['PETSTORE_CONSUMER_VITEST'] ?? pkg.devDependencies['vitest'],
           ...extra,
         },
       },

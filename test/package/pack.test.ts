@@ -307,7 +307,7 @@ const JEST_CHECK = [
   '',
 ].join('\n')
 
-it('type-checks expect(petStore).toHaveNoRetryViolations() with vitest 4', async () => {
+it('type-checks expect(petStore).toHaveNoRetryViolations() with the project vitest (4; 5 in the Node 24 lane)', async () => {
   const vitest = await typeCheck('vitest-check.ts', VITEST_CHECK)
   expect(vitest).toEqual({ ok: true, output: '' })
 })
@@ -317,14 +317,14 @@ it('type-checks expect(petStore).toHaveNoRetryViolations() with Jest', async () 
   expect(jest).toEqual({ ok: true, output: '' })
 })
 
-it('does not type-check expect(petStore).toHaveNoRetryViolations() with vitest 4 without the augmentation', async () => {
+it('does not type-check expect(petStore).toHaveNoRetryViolations() without the augmentation', async () => {
   const missing = await typeCheck('vitest-missing.ts', WITHOUT_AUGMENTATION, { skipLibCheck: true })
   // Without `import 'petstore-mock/vitest'` the same file fails, so it is the augmentation that makes it pass.
   expect(missing.ok).toBe(false)
   expect(missing.output).toContain("error TS2339: Property 'toHaveNoRetryViolations' does not exist on type 'Assertion<PetStore>'")
 })
 
-it("refuses a matcher that does not exist: vitest 4's Assertion is not `any`", async () => {
+it("refuses a matcher that does not exist: vitest's Assertion is not `any`", async () => {
   const unknown = await typeCheck('vitest-unknown.ts', VITEST_CHECK.replace('toHaveNoRetryViolations', 'toHaveNoSuchMatcher'), {
     skipLibCheck: true,
   })
@@ -332,7 +332,7 @@ it("refuses a matcher that does not exist: vitest 4's Assertion is not `any`", a
   expect(unknown.output).toContain("error TS2339: Property 'toHaveNoSuchMatcher' does not exist")
 })
 
-// Last: it installs vitest 3.2 over vitest 4 in the temporary project.
+// Last: it installs vitest 3.2 over the project's vitest in the temporary project.
 it('type-checks the vitest matchers with vitest 3.2 too', async () => {
   await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'vitest@3.2'])
   const installed = JSON.parse(await readFile(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }
