@@ -7,11 +7,11 @@ import type { Api } from './api.js'
 import { matchRoute } from './api.js'
 import { bearerToken } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
-import { between, type Random } from './random.js'
+import { drawLatency, type LatencySpec, type Random } from './random.js'
 import type { ApiRequest, ApiResponse, ApiResult } from './types.js'
 
 export type Fault =
-  | { type: 'latency'; ms?: number | undefined; min?: number | undefined; max?: number | undefined }
+  | ({ type: 'latency' } & LatencySpec)
   | { type: 'network-error' }
   | { type: 'timeout' }
   | { type: 'status'; status: 500 | 502 | 503 | 504; retryAfter?: number | undefined; message?: string | undefined }
@@ -105,7 +105,7 @@ export function withFaults(
         if (!fires(entry, request)) continue
         const fault = pick(entry.rule.fault)
         if (fault.type === 'latency') {
-          delayMs += fault.ms ?? between(random, fault.min ?? 0, fault.max ?? fault.min ?? 0)
+          delayMs += drawLatency(random, fault)
           labels.push('latency')
           continue
         }

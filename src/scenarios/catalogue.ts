@@ -12,6 +12,7 @@ import largeStore from '../../scenarios/large-store.json' with { type: 'json' }
 import outage from '../../scenarios/outage.json' with { type: 'json' }
 import rateLimited from '../../scenarios/rate-limited.json' with { type: 'json' }
 import slowNetwork from '../../scenarios/slow-network.json' with { type: 'json' }
+import slowTail from '../../scenarios/slow-tail.json' with { type: 'json' }
 import soldOut from '../../scenarios/sold-out.json' with { type: 'json' }
 import unauthorized from '../../scenarios/unauthorized.json' with { type: 'json' }
 import { plainMessage } from '../core/errors.js'
@@ -28,6 +29,7 @@ export const BUILT_IN_SCENARIOS: Readonly<Record<string, unknown>> = {
   'key-banned': keyBanned,
   'after-sunset': afterSunset,
   'slow-network': slowNetwork,
+  'slow-tail': slowTail,
   flaky,
   outage,
   unauthorized,

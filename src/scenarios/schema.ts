@@ -37,13 +37,45 @@ const KeyStart = z
   })
   .strict()
 
+/** The fields of each latency distribution: each needs its own, and takes no other (which one would be drawn?). */
+const LATENCY_FIELDS = { fixed: ['ms'], uniform: ['min', 'max'], normal: ['mean', 'sd'], lognormal: ['median', 'p99'] } as const
+
+function latencyFields(fault: Record<string, unknown>, ctx: z.RefinementCtx): void {
+  const given = Object.keys(fault).filter((key) => key !== 'type' && key !== 'distribution')
+  const distribution = (fault['distribution'] as keyof typeof LATENCY_FIELDS | undefined) ?? (given.includes('ms') ? 'fixed' : 'uniform')
+  const wanted: readonly string[] = LATENCY_FIELDS[distribution]
+  const fields = wanted.map((field) => `"${field}"`).join(' and ')
+  if (!wanted.every((field) => given.includes(field)) || given.some((field) => !wanted.includes(field))) {
+    const message =
+      fault['distribution'] === undefined
+        ? 'latency needs "ms", or "min" and "max" with max >= min'
+        : `a ${distribution} latency takes ${fields}, and no other field`
+    ctx.addIssue({ code: 'custom', message })
+  } else if (distribution === 'uniform' && (fault['max'] as number) < (fault['min'] as number)) {
+    ctx.addIssue({ code: 'custom', path: ['max'], message: 'must be at least min' })
+  } else if (distribution === 'lognormal' && (fault['p99'] as number) < (fault['median'] as number)) {
+    ctx.addIssue({ code: 'custom', path: ['p99'], message: 'must be at least the median' })
+  }
+}
+
 const Fault = z.discriminatedUnion('type', [
   z
-    .object({ type: z.literal('latency'), ms: whole.optional(), min: whole.optional(), max: whole.optional() })
+    .object({
+      type: z.literal('latency'),
+      distribution: z
+        .enum(['fixed', 'uniform', 'normal', 'lognormal'])
+        .optional()
+        .meta({ description: 'fixed (ms), uniform (min, max), normal (mean, sd) or lognormal (median, p99); default: fixed or uniform' }),
+      ms: whole.optional(),
+      min: whole.optional(),
+      max: whole.optional(),
+      mean: z.number().min(0).optional(),
+      sd: z.number().min(0).optional(),
+      median: z.number().positive().optional(),
+      p99: z.number().positive().optional(),
+    })
     .strict()
-    .refine((f) => f.ms !== undefined || (f.min !== undefined && f.max !== undefined && f.max >= f.min), {
-      message: 'latency needs "ms", or "min" and "max" with max >= min',
-    }),
+    .superRefine(latencyFields),
   z.object({ type: z.literal('network-error') }).strict(),
   z.object({ type: z.literal('timeout') }).strict(),
   z

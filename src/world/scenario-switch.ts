@@ -4,7 +4,7 @@
  */
 import type { Clock } from '../clock.js'
 import type { Api } from '../core/api.js'
-import { withFaults } from '../core/faults.js'
+import { type FaultRule, withFaults } from '../core/faults.js'
 import { createRandom } from '../core/random.js'
 import type { QuotaStore } from '../core/rate-limit.js'
 import type { ApiKey } from '../core/types.js'
@@ -92,7 +92,13 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
       for (const [name, key] of resolved) keys.set(name, key)
       const seed = next.seed ?? options.seed
       active.api = next.faults?.length
-        ? withFaults(core, { rules: next.faults, random: createRandom(seed ^ 0x9e3779b9), basePath: options.basePath, scenario: next.name })
+        ? // The schema gives each latency exactly the fields of its distribution (`latencyFields`).
+          withFaults(core, {
+            rules: next.faults as readonly FaultRule[],
+            random: createRandom(seed ^ 0x9e3779b9),
+            basePath: options.basePath,
+            scenario: next.name,
+          })
         : core
       active.scenario = next
     }

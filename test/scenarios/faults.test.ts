@@ -290,3 +290,40 @@ describe('docs/scenarios.md', () => {
     await runScenarioChecks(example.checks, worldTarget(petStore, petStore.fetch, 'https://api.petstore.test'))
   })
 })
+
+describe('latency distributions', () => {
+  const latency = (fault: Record<string, unknown>) => scenario([{ fault: { type: 'latency', ...fault } }])
+  const delays = async (fault: Record<string, unknown>, count: number, seed = 1) => {
+    const petStore = createPetStore({ seed, scenario: 'custom', scenarios: [latency(fault)] })
+    const request = { method: 'GET', path: '/v1/pets', query: 'limit=1', headers: { authorization: 'Bearer test-enterprise' }, body: undefined }
+    const drawn: number[] = []
+    for (let i = 0; i < count; i++) drawn.push((await petStore.handle(request)).delayMs ?? 0)
+    return drawn
+  }
+
+  it('delays answers by a log-normal drawn from the seed: the same delays for the same seed, a long tail', async () => {
+    const lognormal = { distribution: 'lognormal', median: 80, p99: 900 }
+    const first = await delays(lognormal, 2_000)
+    expect(await delays(lognormal, 2_000)).toEqual(first)
+    expect(await delays(lognormal, 50, 2)).not.toEqual(first.slice(0, 50))
+    const sorted = [...first].sort((a, b) => a - b)
+    expect(sorted[999]).toBeGreaterThanOrEqual(72)
+    expect(sorted[999]).toBeLessThanOrEqual(88)
+    expect(sorted[1_999]).toBeGreaterThan(900)
+  })
+
+  it('keeps the latency forms of before: a fixed ms, and min with max', async () => {
+    expect(new Set(await delays({ ms: 250 }, 20))).toEqual(new Set([250]))
+    expect((await delays({ min: 100, max: 200 }, 200)).every((ms) => ms >= 100 && ms <= 200)).toBe(true)
+  })
+
+  it.each([
+    [{ distribution: 'lognormal', median: 80 }, 'a lognormal latency takes "median" and "p99", and no other field'],
+    [{ distribution: 'normal', mean: 300, sd: 50, ms: 5 }, 'a normal latency takes "mean" and "sd", and no other field'],
+    [{ distribution: 'lognormal', median: 80, p99: 40 }, 'faults[0].fault.p99: must be at least the median'],
+    [{ min: 500, max: 100 }, 'faults[0].fault.max: must be at least min'],
+    [{}, 'latency needs "ms", or "min" and "max" with max >= min'],
+  ])('refuses the latency %j, naming the fields its distribution takes', (fault, message) => {
+    expect(() => createPetStore({ scenario: 'custom', scenarios: [latency(fault)] })).toThrow(message)
+  })
+})
