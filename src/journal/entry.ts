@@ -54,6 +54,8 @@ export interface JournalEntry {
    * latency a scenario added to it (hosts wait that long before they hand the answer over).
    */
   readonly durationMs: number
+  /** The latency a scenario added to the answer, in ms (0 when none); part of `durationMs`. */
+  readonly delayMs: number
   /** The request's headers, lower-case names; `Authorization` and cookies redacted (the key's last 4 characters only). */
   readonly requestHeaders: Readonly<Record<string, string>>
   /** The response's headers, as sent. */
@@ -127,6 +129,7 @@ export interface Raw {
   responseBody: string
   responseTruncated: boolean
   durationMs: number
+  delayMs: number
   meta: ApiResponse['meta']
   code: string | undefined
   scenario: string | undefined
@@ -168,6 +171,7 @@ export function toSummary(raw: Raw): JournalSummary {
     arrival: raw.arrival,
     delivered: raw.delivered,
     durationMs: raw.durationMs,
+    delayMs: raw.delayMs,
     responseBodyTruncated: raw.responseTruncated,
   }
 }

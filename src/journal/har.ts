@@ -80,7 +80,8 @@ export function harEntry(entry: JournalEntry, origin: string): Record<string, un
       bodySize: size,
     },
     cache: {},
-    timings: { send: 0, wait: entry.durationMs, receive: 0 },
+    // `_delayMs`: the latency a scenario added, part of `wait` (HAR 1.2 custom fields start with an underscore).
+    timings: { send: 0, wait: entry.durationMs, receive: 0, _delayMs: entry.delayMs },
     ...(comment.length > 0 ? { comment: comment.join('; ') } : {}),
   }
 }

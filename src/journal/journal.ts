@@ -122,6 +122,7 @@ function rawOf(seq: number, at: number, request: ApiRequest, response: ApiRespon
     responseBody: answerTruncated ? prefixOf(answer) : answer,
     responseTruncated: answerTruncated,
     durationMs: Math.round(((extra.durationMs ?? 0) + (response.delayMs ?? 0)) * 1000) / 1000,
+    delayMs: Math.round(response.delayMs ?? 0),
     meta: response.meta,
     code: errorCode(response),
     scenario: extra.scenario,

@@ -64,6 +64,11 @@ function detailsOf(detail: RequestDetail): HTMLElement[] {
   const encoded = (encoding: string | undefined) => (encoding === 'base64' ? h('span', { class: 'tag' }, 'base64 of its bytes') : null)
   return [
     h('h3', {}, `#${detail.seq} ${detail.method} ${detail.path}${detail.query ? `?${detail.query}` : ''} → ${detail.status}`),
+    h(
+      'p',
+      { class: 'muted' },
+      `Answered in ${detail.durationMs.toFixed(1)} ms${detail.delayMs > 0 ? `, ${detail.delayMs} ms of them a scenario's latency` : ''}.`,
+    ),
     h('h3', {}, 'Request headers'),
     headerTable('Request headers', detail.requestHeaders),
     h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize), encoded(detail.bodyEncoding)),

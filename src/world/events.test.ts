@@ -167,6 +167,7 @@ describe('world events: requests', () => {
       // The summary is built when first read (here after the answer was delivered; the event stream reads it at once).
       delivered: 2,
       durationMs: expect.any(Number),
+      delayMs: 0,
       responseBodyTruncated: false,
     })
     for (const field of ['body', 'bodyText', 'requestHeaders', 'responseHeaders', 'responseBody'])

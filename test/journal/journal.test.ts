@@ -50,6 +50,7 @@ describe('the request journal', () => {
       delivered: 2,
       // docs/spec-decisions.md row 55: what the panel's details and the HAR show. The key is redacted like `key`; the body kept as sent.
       durationMs: expect.any(Number),
+      delayMs: 0,
       bodyText: '{"name":"Rex","categoryId":9223372036854775807}',
       requestHeaders: { authorization: 'Bearer …free', 'content-type': 'application/json' },
       responseHeaders: expect.objectContaining({ location: '/v1/pets/51', 'x-ratelimit-remaining': '59' }),

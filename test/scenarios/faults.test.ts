@@ -5,6 +5,7 @@ import { join } from 'node:path'
 import { setupServer } from 'msw/node'
 import { afterEach, describe, expect, it } from 'vitest'
 import { createPetStore, type PetStoreOptions } from '../../src/index.js'
+import { toHar } from '../../src/journal/har.js'
 import { scenarioJsonSchema } from '../../src/scenarios/json-schema.js'
 import { writeFixtures } from '../../src/server/files.js'
 import { createPetStoreServer, type PetStoreServer } from '../../src/server/http-server.js'
@@ -295,7 +296,13 @@ describe('latency distributions', () => {
   const latency = (fault: Record<string, unknown>) => scenario([{ fault: { type: 'latency', ...fault } }])
   const delays = async (fault: Record<string, unknown>, count: number, seed = 1) => {
     const petStore = createPetStore({ seed, scenario: 'custom', scenarios: [latency(fault)] })
-    const request = { method: 'GET', path: '/v1/pets', query: 'limit=1', headers: { authorization: 'Bearer test-enterprise' }, body: undefined }
+    const request = {
+      method: 'GET',
+      path: '/v1/pets',
+      query: 'limit=1',
+      headers: { authorization: 'Bearer test-enterprise' },
+      body: undefined,
+    }
     const drawn: number[] = []
     for (let i = 0; i < count; i++) drawn.push((await petStore.handle(request)).delayMs ?? 0)
     return drawn
@@ -310,6 +317,20 @@ describe('latency distributions', () => {
     expect(sorted[999]).toBeGreaterThanOrEqual(72)
     expect(sorted[999]).toBeLessThanOrEqual(88)
     expect(sorted[1_999]).toBeGreaterThan(900)
+  })
+
+  it('records the delay it applied in the journal (delayMs, 0 when none) and in the HAR timings', async () => {
+    const petStore = createPetStore({ scenario: 'custom', scenarios: [latency({ ms: 30 })] })
+    await petStore.fetch('/v1/pets?limit=1', { headers: { authorization: 'Bearer test-free' } })
+    await petStore.fetch('/v1/pets?limit=1', { headers: { authorization: 'Bearer test-free', 'x-mock-scenario': 'default' } })
+    const [slow, plain] = petStore.journal.all()
+    expect([slow?.delayMs, plain?.delayMs]).toEqual([30, 0])
+    expect(slow?.durationMs).toBeGreaterThanOrEqual(30)
+    const har = toHar(petStore.journal.all(), { origin: 'http://127.0.0.1', version: '0' }) as unknown as {
+      log: { entries: { timings: object }[] }
+    }
+    expect(har.log.entries[0]?.timings).toMatchObject({ _delayMs: 30 })
+    expect(har.log.entries[1]?.timings).toMatchObject({ _delayMs: 0 })
   })
 
   it('keeps the latency forms of before: a fixed ms, and min with max', async () => {

@@ -20,6 +20,7 @@ const raw = (seq: number, overrides: Partial<Raw> = {}): Raw => ({
   responseBody: '{"id":51,"name":"Rex 🐕 犬","categoryId":9223372036854775807}',
   responseTruncated: false,
   durationMs: 0.125,
+  delayMs: 250,
   meta: { plan: 'free', keyHint: '…free', operation: 'createPet' },
   code: undefined,
   scenario: 'default',

@@ -56,8 +56,10 @@ export const FIELDS = {
   requestPairs: { at: 54, type: 'u16' },
   /** The bytes of the UTF-8 run. */
   textBytes: { at: 56, type: 'u32' },
+  /** The latency a scenario added, in whole ms (`durationMs` holds it too). */
+  delayMs: { at: 60, type: 'u32' },
 } as const
-export const HEADER_BYTES = 60
+export const HEADER_BYTES = 64
 type Field = (typeof FIELDS)[keyof typeof FIELDS]
 
 /** A flag: the response body was cut to its prefix. */
@@ -154,6 +156,7 @@ export function writeRecord(chunk: Chunk, record: PreparedRecord): Stored {
   put(view, offset, FIELDS.arrival, raw.arrival)
   put(view, offset, FIELDS.delivered, raw.delivered ?? Number.NaN)
   put(view, offset, FIELDS.durationMs, raw.durationMs)
+  put(view, offset, FIELDS.delayMs, raw.delayMs)
   put(view, offset, FIELDS.bodySize, raw.bodySize ?? Number.NaN)
   put(view, offset, FIELDS.status, raw.status)
   put(view, offset, FIELDS.flags, raw.responseTruncated ? RESPONSE_TRUNCATED : 0)
@@ -234,6 +237,7 @@ export function unpack(stored: Stored): Raw {
     responseBody,
     responseTruncated: (get(view, offset, FIELDS.flags) & RESPONSE_TRUNCATED) !== 0,
     durationMs: get(view, offset, FIELDS.durationMs),
+    delayMs: get(view, offset, FIELDS.delayMs),
     meta:
       plan === undefined && keyHint === undefined && operation === undefined
         ? undefined
