@@ -13,6 +13,12 @@ const isCommand = (word: string | undefined): word is keyof typeof COMMANDS => w
 // Commands beside the server, each in its own module so the server's start-up loads none of them.
 const commandRun = async (command: keyof typeof COMMANDS) => ((await import(`./commands/${command}.js`)) as { run: Run }).run
 
+// A reader that stops early (`petstore-mock check-client … | head`) closes the pipe: stop quietly, as Unix tools do.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code !== 'EPIPE') throw error
+  process.exit(process.exitCode ?? 0)
+})
+
 const [command, ...rest] = process.argv.slice(2)
 if (command === 'help') {
   const [topic, ...extra] = rest

@@ -14,7 +14,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 // @ts-expect-error: a plain .mjs example without declarations, imported as users of the example would.
 import { cardTasks } from '../../examples/clients/pet-client.mjs'
 import { type CardReport, CHECKS, type ClientTasks, checkClient } from '../../src/check.js'
-import { ensureBuilt, runCli } from '../http/support.js'
+import { CLI, ensureBuilt, ROOT, runCli } from '../http/support.js'
 
 const run = promisify(execFile)
 /** A card whose verdict rests on the client's real waits is tried up to three times (test/http/check-card.test.ts). */
@@ -101,6 +101,13 @@ describe('petstore-mock check-client', () => {
     const verdicts = (report: CardReport) => report.checks.map((result) => [result.id, result.status])
     expect(verdicts(fromCommand)).toEqual(verdicts(inProcess))
     expect(fromCommand.checks.find((result) => result.status === 'failed')?.id).toBe('rate.retry-after-date')
+  })
+
+  it('stops quietly when its reader closes the pipe early (| head -1)', async () => {
+    const shell = `node ${JSON.stringify(CLI)} check-client -- node examples/clients/correct.mjs | head -1`
+    const { stdout, stderr } = await run('bash', ['-o', 'pipefail', '-c', shell], { cwd: ROOT, timeout: 60_000 })
+    expect(stdout).toMatch(/^PASS [a-z.0-9-]+: /)
+    expect(stderr).not.toContain('EPIPE')
   })
 
   it('refuses to start without a command, or with an unknown check, exit 2', async () => {
