@@ -34,3 +34,4 @@ export { parseSnapshot, stringifySnapshot, type WorldSnapshot } from './snapshot
 export { DEPRECATED_AT, OPERATIONS, type Operation, type OperationId, PAGE_SIZE, PLAN_LIMITS, SUNSET } from './spec.js'
 export type { PetCollection } from './store/pet-data.js'
 export type { ErrorBody, NewPet, Pet, PetStatus, Pets } from './wire.js'
+export type { TimelineView } from './world/timeline.js'

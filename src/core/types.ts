@@ -48,6 +48,8 @@ export interface ResponseMeta {
   readonly operation?: string | undefined
   /** The scenario that applied. */
   readonly scenario?: string
+  /** The stage of the scenario's timeline that answered, if any. */
+  readonly stage?: string
   /** The fault a scenario injected (`latency`, `network-error`, `timeout`, `status-503`, `malformed-body`, …). */
   readonly fault?: string
   /** The `--proxy` upstream that answered, when the mock relayed the request. */

@@ -20,6 +20,8 @@ export interface JournalEntry {
   readonly key: string | undefined
   readonly plan: Plan | undefined
   readonly operation: string | undefined
+  /** The stage of the scenario's timeline that answered, if any (docs/scenarios.md, "Timelines"). */
+  readonly stage: string | undefined
   /** The request body's size in bytes, as sent. */
   readonly bodySize: number
   /**
@@ -153,6 +155,7 @@ export function toSummary(raw: Raw): JournalSummary {
     key: meta?.plan === undefined ? undefined : `${meta.plan} ${meta.keyHint ?? ''}`.trim(),
     plan: meta?.plan,
     operation: meta?.operation,
+    stage: meta?.stage,
     bodySize: raw.bodySize ?? (raw.body === undefined ? 0 : utf8Length(raw.body)),
     bodyTruncated: raw.bodySize !== undefined,
     status: raw.status,

@@ -10,6 +10,7 @@ import flaky from '../../scenarios/flaky.json' with { type: 'json' }
 import keyBanned from '../../scenarios/key-banned.json' with { type: 'json' }
 import largeStore from '../../scenarios/large-store.json' with { type: 'json' }
 import outage from '../../scenarios/outage.json' with { type: 'json' }
+import outageIncident from '../../scenarios/outage-incident.json' with { type: 'json' }
 import rateLimited from '../../scenarios/rate-limited.json' with { type: 'json' }
 import slowNetwork from '../../scenarios/slow-network.json' with { type: 'json' }
 import slowTail from '../../scenarios/slow-tail.json' with { type: 'json' }
@@ -32,6 +33,7 @@ export const BUILT_IN_SCENARIOS: Readonly<Record<string, unknown>> = {
   'slow-tail': slowTail,
   flaky,
   outage,
+  'outage-incident': outageIncident,
   unauthorized,
 }
 

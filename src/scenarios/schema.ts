@@ -165,6 +165,25 @@ const Check = z
   })
   .strict()
 
+/** A length of time: `90s`, `5m`, `1h`, `250ms`, or ISO 8601 (`PT1H30M`). */
+export const DURATION = /^(?:\d+(?:\.\d+)?(?:ms|s|m|h)|PT(?=\d)(?:\d+H)?(?:\d+M)?(?:\d+(?:\.\d+)?S)?)$/
+const Duration = z.string().regex(DURATION, 'must be a length of time such as "90s", "5m", "1h" or "PT5M"')
+
+const Stage = z
+  .object({
+    name: z.string().regex(/^[a-z0-9][a-z0-9-]*$/, 'must be lower-case letters, digits and dashes'),
+    description: z.string().optional(),
+    after: Duration.meta({ description: 'When the stage starts, counted from the scenario start on the world clock' }),
+    for: Duration.optional().meta({ description: 'How long it lasts (default: until the next stage, or for good)' }),
+    faults: z.array(FaultRule).optional().meta({ description: 'Faults of the stage, before the scenario\'s own' }),
+    keys: z
+      .object({ start: z.record(z.string(), KeyStart) })
+      .strict()
+      .optional()
+      .meta({ description: 'Counters keys take when the stage starts (a window used up, a ban)' }),
+  })
+  .strict()
+
 export const ScenarioSchema = z
   .object({
     $schema: z.string().optional(),
@@ -194,6 +213,11 @@ export const ScenarioSchema = z
       .strict()
       .optional(),
     faults: z.array(FaultRule).optional(),
+    timeline: z
+      .array(Stage)
+      .min(1)
+      .optional()
+      .meta({ description: 'Stages that start and end on the world clock: an incident (docs/scenarios.md, "Timelines")' }),
     checks: z
       .array(Check)
       .optional()

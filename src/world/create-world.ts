@@ -23,6 +23,7 @@ import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
 import { withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
 import { withProxy } from './proxy.js'
 import { createScenarioSwitch, type ScenarioSwitch } from './scenario-switch.js'
+import type { TimelineView } from './timeline.js'
 
 /** Makes a shared quota (`--redis`) for a world, from its clock and rate-limit options. */
 export type SharedQuota = (parts: {
@@ -61,6 +62,8 @@ export interface World {
   audit(): AuditReport
   /** Which documented answers, headers and rules of the spec the journal's traffic exercised (docs/in-process.md). */
   coverage(): SpecCoverage
+  /** The current scenario's timeline: its stages, the one now, and the journal's answers in each; `undefined` without one. */
+  timeline(): TimelineView | undefined
   /** Each key's plan, what it has left this minute and day, and its ban: the control panel's Keys table. */
   keyStatuses(): KeyStatus[]
   /** Live events (requests, clock, scenario, quota) for the control panel; free while nobody subscribes. */
@@ -156,6 +159,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
     journal,
     audit: () => auditJournal(journal.all()),
     coverage: () => specCoverage(journal.all()),
+    timeline: () => scenarios.active.timeline?.view(journal.all()),
     keyStatuses: () => keyStatuses(keys, rateLimiter, clock.now()),
     events,
     scenarios: catalogue,

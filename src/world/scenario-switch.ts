@@ -16,6 +16,7 @@ import { DAY_MS, MINUTE_MS } from '../spec.js'
 import type { PetData } from '../store/pet-data.js'
 import { misuse, type ResolvedOptions } from './options.js'
 import { petsAreGenerated, startingPets } from './starting-pets.js'
+import { type Stage, stagesOf, type TimelineStep, withTimeline } from './timeline.js'
 
 /** What answers now, as plain fields the request path reads without a call. */
 export interface ActiveScenario {
@@ -23,6 +24,8 @@ export interface ActiveScenario {
   readonly api: Api
   /** The current scenario (`ScenarioSwitch.current`). */
   readonly scenario: Scenario
+  /** Its timeline, when it has one, started with it (`api` plays it). */
+  readonly timeline?: TimelineStep | undefined
 }
 
 export interface ScenarioSwitch {
@@ -46,9 +49,11 @@ export interface ScenarioParts {
   readonly data: PetData
 }
 
-/** Starts a scenario's keys at the counters it states (`keys.start`). */
-function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, rateLimiter: QuotaStore, now: number): void {
-  for (const [name, counters] of Object.entries(scenario.keys?.start ?? {})) {
+type KeyStarts = NonNullable<NonNullable<Scenario['keys']>['start']>
+
+/** Starts keys at the counters a scenario or a stage of its timeline states (`keys.start`). */
+function startCounters(start: KeyStarts | undefined, keys: ReadonlyMap<string, ApiKey>, rateLimiter: QuotaStore, now: number): void {
+  for (const [name, counters] of Object.entries(start ?? {})) {
     for (const key of name === '*' ? [...keys.values()] : [keys.get(name) as ApiKey]) {
       const minuteCount = counters.minuteUsed === 'all' ? key.limits.perMinute : (counters.minuteUsed ?? 0)
       const dayCount = counters.dayUsed === 'all' ? key.limits.perDay : (counters.dayUsed ?? 0)
@@ -72,7 +77,7 @@ function startCounters(scenario: Scenario, keys: ReadonlyMap<string, ApiKey>, ra
  */
 export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   const { options, core, keys, rateLimiter, clock, journal, data } = parts
-  const active = { api: core, scenario: options.scenario }
+  const active: { api: Api; scenario: Scenario; timeline?: TimelineStep | undefined } = { api: core, scenario: options.scenario }
   /**
    * The last scenario's starting pets when they were given as data. Pets generated from a seed are generated again
    * at each start: kept, they were records held beside the stored pets for the world's life, which every full
@@ -101,7 +106,16 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
           })
         : core
       active.scenario = next
+      active.timeline = undefined
     }
+  }
+  /** Starts the timeline of the current scenario from the clock's now, around its faults (`prepare` checked it). */
+  const startTimeline = (next: Scenario, stages: ReturnType<typeof stagesOf>) => {
+    if (stages.length === 0) return
+    const random = createRandom((next.seed ?? options.seed) ^ 0x85ebca6b)
+    const enter = (stage: Stage, now: number) => startCounters(stage.input.keys?.start, keys, rateLimiter, now)
+    active.timeline = withTimeline(active.api, { scenario: next, stages, clock, random, basePath: options.basePath, enter })
+    active.api = active.timeline
   }
 
   return {
@@ -109,8 +123,13 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
     get current() {
       return active.scenario
     },
-    apply: (next) => prepare(next)(),
+    apply(next) {
+      const stages = stagesOf(next)
+      prepare(next)()
+      startTimeline(next, stages)
+    },
     start(next, first = false) {
+      const stages = stagesOf(next)
       const commit = prepare(next)
       const pets = given?.scenario === next ? given.pets : startingPets(options, next)
       given = petsAreGenerated(options, next) ? undefined : { scenario: next, pets }
@@ -119,7 +138,8 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
       journal.empty()
       if (next.clock) clock.set(next.clock.start, { running: !next.clock.frozen })
       else if (!first) clock.useRealTime()
-      startCounters(next, keys, rateLimiter, clock.now())
+      startCounters(next.keys?.start, keys, rateLimiter, clock.now())
+      startTimeline(next, stages)
       return data.load(pets)
     },
   }

@@ -95,8 +95,9 @@ const fixedStrings = (raw: Raw): (string | undefined)[] => [
   raw.meta?.plan,
   raw.meta?.keyHint,
   raw.meta?.operation,
+  raw.meta?.stage,
 ]
-const FIXED_STRINGS = 9
+const FIXED_STRINGS = 10
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -210,7 +211,7 @@ export function unpack(stored: Stored): Raw {
   const strings = stringsAt(chunk, offset, FIXED_STRINGS + 2 * (responsePairs + requestPairs) + 2)
   let index = 0
   const next = (): string | undefined => strings[index++]
-  const [method, path, query, code, scenario, fault, plan, keyHint, operation] = Array.from({ length: FIXED_STRINGS }, next)
+  const [method, path, query, code, scenario, fault, plan, keyHint, operation, stage] = Array.from({ length: FIXED_STRINGS }, next)
   const headers: Record<string, string> = {}
   // The name is read before the value: a member's key is evaluated before what is assigned to it.
   for (let i = 0; i < responsePairs; i++) headers[next() as string] = next() as string
@@ -239,12 +240,13 @@ export function unpack(stored: Stored): Raw {
     durationMs: get(view, offset, FIELDS.durationMs),
     delayMs: get(view, offset, FIELDS.delayMs),
     meta:
-      plan === undefined && keyHint === undefined && operation === undefined
+      plan === undefined && keyHint === undefined && operation === undefined && stage === undefined
         ? undefined
         : {
             ...(plan === undefined ? {} : { plan: plan as Plan }),
             ...(keyHint === undefined ? {} : { keyHint }),
             ...(operation === undefined ? {} : { operation }),
+            ...(stage === undefined ? {} : { stage }),
           },
     code,
     scenario,

@@ -52,6 +52,11 @@ export function addJournalRoutes(app: Express, reads: AdminReads): void {
   app.get('/__mock/coverage', (_req, res) => {
     res.json(worldOf(res).coverage())
   })
+  app.get('/__mock/timeline', (_req, res) => {
+    const world = worldOf(res)
+    // A scenario without a timeline has no stages (docs/scenarios.md, "Timelines").
+    res.json(world.timeline() ?? { scenario: world.scenario, current: null, stages: [] })
+  })
   app.delete('/__mock/requests', (_req, res) => {
     worldOf(res).journal.clear()
     res.status(204).end()

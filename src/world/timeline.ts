@@ -1,0 +1,158 @@
+/**
+ * A scenario's timeline: stages that start and end on the world's clock, counted from the scenario's start. Each
+ * stage adds its faults in front of the scenario's own and, when it starts, sets the counters of keys (a window used
+ * up, a ban). Nothing runs on a timer: the first request in a stage starts it, so a test moving a manual clock plays
+ * an hour-long incident in milliseconds, and each world (each session) plays its own (docs/scenarios.md, "Timelines").
+ */
+import type { Clock } from '../clock.js'
+import type { Api } from '../core/api.js'
+import { type FaultRule, withFaults } from '../core/faults.js'
+import type { Random } from '../core/random.js'
+import type { ApiResponse } from '../core/types.js'
+import type { JournalEntry } from '../journal/journal.js'
+import type { Scenario } from '../scenarios/schema.js'
+import { misuse } from './options.js'
+
+type StageInput = NonNullable<Scenario['timeline']>[number]
+
+const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
+
+/**
+ * A duration of the scenario format in ms: `90s`, `5m`, `1h`, `250ms`, or ISO 8601 `PT1H30M`.
+ *
+ * @example
+ * durationMs('5m') // 300000
+ */
+export function durationMs(text: string): number {
+  const iso = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(text)
+  if (iso) return Number(iso[1] ?? 0) * 3_600_000 + Number(iso[2] ?? 0) * 60_000 + Number(iso[3] ?? 0) * 1_000
+  const short = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text)
+  if (!short) return misuse(`"${text}" is not a duration: write e.g. "90s", "5m", "1h" or "PT5M".`)
+  return Number(short[1]) * UNIT_MS[short[2] as keyof typeof UNIT_MS]
+}
+
+export interface Stage {
+  readonly name: string
+  readonly description: string | undefined
+  /** From the scenario's start, in ms. */
+  readonly startMs: number
+  /** `Infinity` for a last stage that lasts for good. */
+  readonly endMs: number
+  readonly input: StageInput
+}
+
+/** The stages in order, each ending where it says or where the next begins; overlapping stages are refused. */
+export function stagesOf(scenario: Scenario): Stage[] {
+  const inputs = scenario.timeline ?? []
+  const stages = inputs.map((input, index) => {
+    const startMs = durationMs(input.after)
+    const next = inputs[index + 1]
+    const endMs = input.for !== undefined ? startMs + durationMs(input.for) : next ? durationMs(next.after) : Number.POSITIVE_INFINITY
+    return { name: input.name, description: input.description, startMs, endMs, input }
+  })
+  stages.forEach((stage, index) => {
+    const before = stages[index - 1]
+    const where = `scenario "${scenario.name}" timeline[${index}] ("${stage.name}")`
+    if (stages.findIndex((other) => other.name === stage.name) !== index) misuse(`${where}: another stage has this name.`)
+    if (stage.endMs <= stage.startMs) misuse(`${where}: "for" must be longer than 0.`)
+    if (before && stage.startMs < before.endMs) misuse(`${where}: starts before "${before.name}" ends; stages follow each other.`)
+  })
+  return stages
+}
+
+/** Where a timeline stands, for the admin API and `petStore.timeline()`. */
+export interface TimelineView {
+  readonly scenario: string
+  /** When the scenario (and its timeline) started, on the world's clock. */
+  readonly startedAt: string
+  readonly elapsedMs: number
+  /** The stage now, or `null` between stages and before the first. */
+  readonly current: string | null
+  readonly stages: readonly {
+    readonly name: string
+    readonly description: string | undefined
+    readonly startsAt: string
+    /** `null`: it lasts for good. */
+    readonly endsAt: string | null
+    /** The journal's answers in this stage, and how many of each status. */
+    readonly requests: number
+    readonly statuses: Readonly<Record<string, number>>
+  }[]
+}
+
+export interface TimelineStep extends Api {
+  view(entries: readonly JournalEntry[]): TimelineView
+}
+
+/**
+ * Plays `stages` over `api`: each request is answered by the stage of the clock's now, and marked with its name.
+ *
+ * @example
+ * const step = withTimeline(api, { scenario, stages: stagesOf(scenario), clock, random, basePath: '/v1', enter })
+ */
+export function withTimeline(
+  api: Api,
+  parts: {
+    scenario: Scenario
+    stages: readonly Stage[]
+    clock: Pick<Clock, 'now'>
+    random: Random
+    basePath: string
+    /** Called once as a stage starts: puts its key counters in place. */
+    enter(stage: Stage, now: number): void
+  },
+): TimelineStep {
+  const { scenario, stages, clock } = parts
+  const startedAt = clock.now()
+  const apis = stages.map((stage) =>
+    stage.input.faults?.length
+      ? // The schema gives each latency exactly the fields of its distribution (`latencyFields`).
+        withFaults(api, {
+          rules: stage.input.faults as readonly FaultRule[],
+          random: parts.random,
+          basePath: parts.basePath,
+          scenario: scenario.name,
+        })
+      : api,
+  )
+  let entered = -1
+  const stageAt = (now: number) => stages.findIndex((stage) => now - startedAt >= stage.startMs && now - startedAt < stage.endMs)
+  const inStage =
+    (stage: string) =>
+    (response: ApiResponse): ApiResponse => ({ ...response, meta: { ...response.meta, stage } })
+  return {
+    handle(request) {
+      const now = clock.now()
+      const index = stageAt(now)
+      if (index === -1) return api.handle(request)
+      const stage = stages[index] as Stage
+      if (index !== entered) {
+        entered = index
+        parts.enter(stage, now)
+      }
+      const result = (apis[index] as Api).handle(request)
+      return result instanceof Promise ? result.then(inStage(stage.name)) : inStage(stage.name)(result)
+    },
+    view(entries) {
+      const now = clock.now()
+      const iso = (ms: number) => new Date(startedAt + ms).toISOString()
+      return {
+        scenario: scenario.name,
+        startedAt: new Date(startedAt).toISOString(),
+        elapsedMs: now - startedAt,
+        current: stages[stageAt(now)]?.name ?? null,
+        stages: stages.map((stage) => {
+          const statuses: Record<string, number> = {}
+          let requests = 0
+          for (const entry of entries) {
+            if (entry.stage !== stage.name) continue
+            requests += 1
+            statuses[entry.status] = (statuses[entry.status] ?? 0) + 1
+          }
+          const endsAt = Number.isFinite(stage.endMs) ? iso(stage.endMs) : null
+          return { name: stage.name, description: stage.description, startsAt: iso(stage.startMs), endsAt, requests, statuses }
+        }),
+      }
+    },
+  }
+}

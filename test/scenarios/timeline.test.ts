@@ -1,0 +1,133 @@
+/**
+ * Timelines: a scenario's stages start and end on the world's clock (docs/scenarios.md, "Timelines"). With the manual
+ * clock a test plays a whole incident in a few milliseconds; each world, and so each session of a server, plays its own.
+ */
+import { afterEach, describe, expect, it } from 'vitest'
+import { createPetStore, type PetStore } from '../../src/index.js'
+import { durationMs } from '../../src/world/timeline.js'
+import { auth, closeServers, startServer } from '../http/support.js'
+
+afterEach(closeServers)
+
+const LIST = { method: 'GET', path: '/v1/pets', query: 'limit=1', headers: { authorization: 'Bearer test-free' }, body: undefined }
+
+/** One request a minute for `minutes` minutes: each answer's minute, stage, status and delay. */
+async function playMinutes(petStore: PetStore, minutes: number) {
+  const seen: { minute: number; status: number; delayMs: number }[] = []
+  for (let minute = 0; minute < minutes; minute++) {
+    const response = await petStore.handle(LIST)
+    seen.push({ minute, status: response.status, delayMs: response.delayMs ?? 0 })
+    petStore.clock.advance(60_000)
+  }
+  return seen
+}
+
+describe('timelines', () => {
+  it('plays outage-incident on the manual clock: slowing from 5 min, 503 from 10, recovered from 20', async () => {
+    const petStore = createPetStore({ scenario: 'outage-incident' })
+    const seen = await playMinutes(petStore, 30)
+    const statuses = seen.map((answer) => answer.status)
+    expect(statuses).toEqual([...Array(10).fill(200), ...Array(10).fill(503), ...Array(10).fill(200)])
+    expect(seen.slice(0, 5).every((answer) => answer.delayMs === 0)).toBe(true)
+    expect(seen.slice(5, 10).every((answer) => answer.delayMs > 0)).toBe(true)
+    const stages = petStore.journal.all().map((entry) => entry.stage)
+    expect(stages).toEqual([
+      ...Array(5).fill(undefined),
+      ...Array(5).fill('slowing'),
+      ...Array(10).fill('outage'),
+      ...Array(10).fill('recovered'),
+    ])
+    const view = petStore.timeline()
+    expect(view).toMatchObject({
+      scenario: 'outage-incident',
+      startedAt: '2026-06-01T12:00:00.000Z',
+      elapsedMs: 30 * 60_000,
+      current: 'recovered',
+    })
+    expect(view?.stages.map(({ name, startsAt, endsAt, requests, statuses }) => ({ name, startsAt, endsAt, requests, statuses }))).toEqual([
+      { name: 'slowing', startsAt: '2026-06-01T12:05:00.000Z', endsAt: '2026-06-01T12:10:00.000Z', requests: 5, statuses: { 200: 5 } },
+      { name: 'outage', startsAt: '2026-06-01T12:10:00.000Z', endsAt: '2026-06-01T12:20:00.000Z', requests: 10, statuses: { 503: 10 } },
+      { name: 'recovered', startsAt: '2026-06-01T12:20:00.000Z', endsAt: null, requests: 10, statuses: { 200: 10 } },
+    ])
+  })
+
+  it('gives the same seed and timeline the same answers and delays, and starts again on reset', async () => {
+    const first = await playMinutes(createPetStore({ scenario: 'outage-incident', seed: 7 }), 12)
+    const petStore = createPetStore({ scenario: 'outage-incident', seed: 7 })
+    expect(await playMinutes(petStore, 12)).toEqual(first)
+    await petStore.reset()
+    expect(await playMinutes(petStore, 12)).toEqual(first)
+  })
+
+  it("sets a stage's key counters once, as the stage starts: a ban from the second minute", async () => {
+    const scenario = {
+      name: 'ban-at-1m',
+      description: 'the free key banned from the second minute',
+      clock: { start: '2026-06-01T12:00:00Z', frozen: true },
+      timeline: [{ name: 'banned', after: '1m', keys: { start: { 'test-free': { bannedForSeconds: 120 } } } }],
+    }
+    const petStore = createPetStore({ scenario: 'ban-at-1m', scenarios: [scenario] })
+    const codes = async () => {
+      const response = await petStore.handle(LIST)
+      return response.status === 200 ? 200 : (JSON.parse(response.body) as { code: string }).code
+    }
+    expect(await codes()).toBe(200)
+    petStore.clock.advance(60_000)
+    expect([await codes(), await codes()]).toEqual(['key_temporarily_banned', 'key_temporarily_banned'])
+    // The ban is set once, when the stage starts: it ends 120 s later, although the stage goes on.
+    petStore.clock.advance(121_000)
+    expect(await codes()).toBe(200)
+  })
+
+  it.each([
+    [
+      [
+        { name: 'a', after: '5m', for: '10m' },
+        { name: 'b', after: '10m' },
+      ],
+      'timeline[1] ("b"): starts before "a" ends',
+    ],
+    [
+      [
+        { name: 'a', after: '1m' },
+        { name: 'a', after: '2m' },
+      ],
+      'timeline[1] ("a"): another stage has this name',
+    ],
+    [[{ name: 'a', after: 'soon' }], 'must be a length of time such as "90s", "5m", "1h" or "PT5M"'],
+  ])('refuses a timeline whose stages do not follow each other: %j', (timeline, message) => {
+    const scenario = { name: 'bad', description: 'a bad timeline', timeline }
+    expect(() => createPetStore({ scenario: 'bad', scenarios: [scenario] })).toThrow(message)
+  })
+
+  it('reads durations as the scenario format writes them', () => {
+    expect(['250ms', '90s', '5m', '1h', 'PT1H30M', 'PT0.5S'].map(durationMs)).toEqual([250, 90_000, 300_000, 3_600_000, 5_400_000, 500])
+  })
+})
+
+describe('timelines over HTTP, per session', () => {
+  it('plays each session its own timeline, started when its scenario started; GET /__mock/timeline shows it', async () => {
+    const { url } = await startServer()
+    const session = (name: string) => ({ 'x-mock-session': name, 'content-type': 'application/json' })
+    const admin = (path: string, name: string, method = 'GET', body?: object) =>
+      fetch(`${url}${path}`, { method, headers: session(name), ...(body ? { body: JSON.stringify(body) } : {}) })
+    expect((await admin('/__mock/scenario', 'early', 'PUT', { name: 'outage-incident' })).status).toBe(200)
+    expect((await admin('/__mock/scenario', 'late', 'PUT', { name: 'outage-incident' })).status).toBe(200)
+    await admin('/__mock/clock', 'early', 'POST', { advanceSeconds: 12 * 60 })
+    await admin('/__mock/clock', 'late', 'POST', { advanceSeconds: 6 * 60 })
+    const statusIn = async (name: string) => (await fetch(`${url}/v1/pets?limit=1`, { headers: auth('test-free', session(name)) })).status
+    expect([await statusIn('early'), await statusIn('late'), await statusIn('other')]).toEqual([503, 200, 200])
+    const early = await (await admin('/__mock/timeline', 'early')).json()
+    expect(early).toMatchObject({ scenario: 'outage-incident', current: 'outage', elapsedMs: 12 * 60_000 })
+    expect(early.stages.map((stage: { name: string; requests: number }) => [stage.name, stage.requests])).toEqual([
+      ['slowing', 0],
+      ['outage', 1],
+      ['recovered', 0],
+    ])
+    expect((await (await admin('/__mock/timeline', 'late')).json()).current).toBe('slowing')
+    expect(await (await admin('/__mock/timeline', 'other')).json()).toEqual({ scenario: 'default', current: null, stages: [] })
+    const journal = async (name: string) =>
+      (await (await admin('/__mock/requests', name)).json()).map((entry: { stage?: string }) => entry.stage)
+    expect([await journal('early'), await journal('late')]).toEqual([['outage'], ['slowing']])
+  })
+})
