@@ -11,7 +11,9 @@ import keyBanned from '../../scenarios/key-banned.json' with { type: 'json' }
 import largeStore from '../../scenarios/large-store.json' with { type: 'json' }
 import outage from '../../scenarios/outage.json' with { type: 'json' }
 import outageIncident from '../../scenarios/outage-incident.json' with { type: 'json' }
+import quotaExhaustion from '../../scenarios/quota-exhaustion.json' with { type: 'json' }
 import rateLimited from '../../scenarios/rate-limited.json' with { type: 'json' }
+import slowDay from '../../scenarios/slow-day.json' with { type: 'json' }
 import slowNetwork from '../../scenarios/slow-network.json' with { type: 'json' }
 import slowTail from '../../scenarios/slow-tail.json' with { type: 'json' }
 import soldOut from '../../scenarios/sold-out.json' with { type: 'json' }
@@ -30,10 +32,12 @@ export const BUILT_IN_SCENARIOS: Readonly<Record<string, unknown>> = {
   'key-banned': keyBanned,
   'after-sunset': afterSunset,
   'slow-network': slowNetwork,
+  'slow-day': slowDay,
   'slow-tail': slowTail,
   flaky,
   outage,
   'outage-incident': outageIncident,
+  'quota-exhaustion': quotaExhaustion,
   unauthorized,
 }
 

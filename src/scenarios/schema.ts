@@ -175,7 +175,7 @@ const Stage = z
     description: z.string().optional(),
     after: Duration.meta({ description: 'When the stage starts, counted from the scenario start on the world clock' }),
     for: Duration.optional().meta({ description: 'How long it lasts (default: until the next stage, or for good)' }),
-    faults: z.array(FaultRule).optional().meta({ description: 'Faults of the stage, before the scenario\'s own' }),
+    faults: z.array(FaultRule).optional().meta({ description: "Faults of the stage, before the scenario's own" }),
     keys: z
       .object({ start: z.record(z.string(), KeyStart) })
       .strict()
@@ -213,6 +213,14 @@ export const ScenarioSchema = z
       .strict()
       .optional(),
     faults: z.array(FaultRule).optional(),
+    expect: z
+      .object({
+        maxErrorRate: z.number().min(0).max(1).optional().meta({ description: 'The largest share of answers other than 2xx' }),
+        noBan: z.boolean().optional().meta({ description: 'true: no key may end the incident banned' }),
+      })
+      .strict()
+      .optional()
+      .meta({ description: 'Limits on what the clients saw over the timeline: its verdict (petStore.timeline(), GET /__mock/timeline)' }),
     timeline: z
       .array(Stage)
       .min(1)

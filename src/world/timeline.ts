@@ -60,6 +60,38 @@ export function stagesOf(scenario: Scenario): Stage[] {
   return stages
 }
 
+/** What the clients saw over the incident, against the scenario's `expect` (docs/scenarios.md, "Timelines"). */
+export interface IncidentVerdict {
+  /** Every limit of `expect` held (`true` when it states none). */
+  readonly ok: boolean
+  /** The share of answers other than 2xx (a dropped connection counts), 0 without answers. */
+  readonly errorRate: number
+  readonly maxErrorRate: number | null
+  /** Per key (plan and last 4 characters), its longest run of answers other than 2xx, one after another. */
+  readonly longestFailureRun: Readonly<Record<string, number>>
+  /** The keys whose last answer was a ban. */
+  readonly bannedKeys: readonly string[]
+  readonly noBan: boolean
+}
+
+function verdictOf(scenario: Scenario, entries: readonly JournalEntry[]): IncidentVerdict {
+  const failed = (entry: JournalEntry) => entry.status < 200 || entry.status > 299
+  const longestFailureRun: Record<string, number> = {}
+  const run: Record<string, number> = {}
+  const last: Record<string, JournalEntry> = {}
+  for (const entry of [...entries].sort((a, b) => a.arrival - b.arrival)) {
+    const key = entry.key ?? '(no valid key)'
+    run[key] = failed(entry) ? (run[key] ?? 0) + 1 : 0
+    longestFailureRun[key] = Math.max(longestFailureRun[key] ?? 0, run[key] as number)
+    last[key] = entry
+  }
+  const errorRate = entries.length === 0 ? 0 : entries.filter(failed).length / entries.length
+  const bannedKeys = Object.keys(last).filter((key) => last[key]?.code === 'key_temporarily_banned')
+  const { maxErrorRate = null, noBan = false } = scenario.expect ?? {}
+  const ok = (maxErrorRate === null || errorRate <= maxErrorRate) && (!noBan || bannedKeys.length === 0)
+  return { ok, errorRate, maxErrorRate, longestFailureRun, bannedKeys, noBan }
+}
+
 /** Where a timeline stands, for the admin API and `petStore.timeline()`. */
 export interface TimelineView {
   readonly scenario: string
@@ -78,6 +110,8 @@ export interface TimelineView {
     readonly requests: number
     readonly statuses: Readonly<Record<string, number>>
   }[]
+  /** What the clients saw since the scenario started, against its `expect`. */
+  readonly verdict: IncidentVerdict
 }
 
 export interface TimelineStep extends Api {
@@ -152,6 +186,7 @@ export function withTimeline(
           const endsAt = Number.isFinite(stage.endMs) ? iso(stage.endMs) : null
           return { name: stage.name, description: stage.description, startsAt: iso(stage.startMs), endsAt, requests, statuses }
         }),
+        verdict: verdictOf(scenario, entries),
       }
     },
   }

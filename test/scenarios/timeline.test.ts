@@ -100,6 +100,34 @@ describe('timelines', () => {
     expect(() => createPetStore({ scenario: 'bad', scenarios: [scenario] })).toThrow(message)
   })
 
+  it("judges the incident against the scenario's expect: a client that hammers through the quota ends banned", async () => {
+    const hammer = createPetStore({ scenario: 'quota-exhaustion' })
+    hammer.clock.advance(2 * 60_000)
+    for (let i = 0; i < 7; i++) await hammer.handle(LIST)
+    const verdict = hammer.timeline()?.verdict
+    expect(verdict).toMatchObject({ ok: false, noBan: true, bannedKeys: ['free …free'], longestFailureRun: { 'free …free': 7 } })
+    expect(verdict?.errorRate).toBe(1)
+
+    // One that waits for Retry-After (the minute's end, 30 s on) is not banned.
+    const patient = createPetStore({ scenario: 'quota-exhaustion' })
+    patient.clock.advance(2 * 60_000)
+    const refused = await patient.handle(LIST)
+    expect(refused.status).toBe(429)
+    patient.clock.advance(Number(refused.headers['retry-after']) * 1000)
+    expect((await patient.handle(LIST)).status).toBe(200)
+    expect(patient.timeline()?.verdict).toMatchObject({ ok: true, errorRate: 0.5, bannedKeys: [], longestFailureRun: { 'free …free': 1 } })
+  })
+
+  it('plays slow-day: a long tail at the peak only, every answer a 2xx, so its verdict holds', async () => {
+    const petStore = createPetStore({ scenario: 'slow-day', seed: 3 })
+    const seen = await playMinutes(petStore, 30)
+    const median = (minutes: typeof seen) =>
+      [...minutes].map((answer) => answer.delayMs).sort((a, b) => a - b)[minutes.length >> 1] as number
+    expect(median(seen.slice(10, 20))).toBeGreaterThan(median(seen.slice(0, 10)))
+    expect(petStore.timeline()?.verdict).toMatchObject({ ok: true, errorRate: 0, maxErrorRate: 0 })
+    expect(petStore.timeline()?.stages.map((stage) => stage.requests)).toEqual([10, 10, 10])
+  })
+
   it('reads durations as the scenario format writes them', () => {
     expect(['250ms', '90s', '5m', '1h', 'PT1H30M', 'PT0.5S'].map(durationMs)).toEqual([250, 90_000, 300_000, 3_600_000, 5_400_000, 500])
   })
