@@ -134,6 +134,37 @@ describe('timelines', () => {
 })
 
 describe('timelines over HTTP, per session', () => {
+  it('gives the same journal over HTTP as in-process for the same seed, timeline and traffic (wall-clock fields aside)', async () => {
+    const { url } = await startServer({ seed: 5, scenario: 'outage-incident' })
+    const petStore = createPetStore({ seed: 5, scenario: 'outage-incident' })
+    for (let minute = 0; minute < 14; minute++) {
+      await (await fetch(`${url}/v1/pets?limit=1`, { headers: auth('test-free') })).arrayBuffer()
+      await petStore.fetch('/v1/pets?limit=1', { headers: auth('test-free') })
+      await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds: 60 }) })
+      petStore.clock.advance(60_000)
+    }
+    // What a host adds of its own: the time it took (durationMs) and the headers only a node host sends.
+    const comparable = ({
+      seq,
+      time,
+      method,
+      path,
+      status,
+      code,
+      stage,
+      fault,
+      delayMs,
+      scenario,
+      responseBody,
+    }: Record<string, unknown>) => ({ seq, time, method, path, status, code, stage, fault, delayMs, scenario, responseBody })
+    const overHttp = await (await fetch(`${url}/__mock/requests?limit=100`)).json()
+    const seqs = overHttp.map((entry: { seq: number }) => entry.seq)
+    const full = await Promise.all(seqs.map(async (seq: number) => (await fetch(`${url}/__mock/requests/${seq}`)).json()))
+    const inProcess = petStore.journal.all().map((entry) => JSON.parse(JSON.stringify(entry)))
+    expect(full.map(comparable)).toEqual(inProcess.map(comparable))
+    expect(inProcess.map((entry) => entry.stage)).toContain('outage')
+  })
+
   it('plays each session its own timeline, started when its scenario started; GET /__mock/timeline shows it', async () => {
     const { url } = await startServer()
     const session = (name: string) => ({ 'x-mock-session': name, 'content-type': 'application/json' })
