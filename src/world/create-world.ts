@@ -121,9 +121,21 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   const budget = shared.journalBudget ?? createJournalBudget(resolved.journalMaxBytes)
   const journal = createJournal({ limit: resolved.journalLimit, now: clock.now, budget })
   const core = createApi({ basePath, keys, pets: data.repository, quota: rateLimiter, now: clock.now, options: resolved.api })
-  const scenarios = createScenarioSwitch({ options: resolved, core, keys, rateLimiter, clock, journal, data })
+  // The events are made after the scenarios (they read the current one): a stage's start reaches them through this.
+  let stageStarted = (_stage: string): void => {}
+  const scenarios = createScenarioSwitch({
+    options: resolved,
+    core,
+    keys,
+    rateLimiter,
+    clock,
+    journal,
+    data,
+    stageStarted: (stage) => stageStarted(stage),
+  })
   void scenarios.start(resolved.scenario, true).catch(() => undefined)
   const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => scenarios.current.name })
+  stageStarted = (stage) => events.stage(stage)
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
 

@@ -266,6 +266,18 @@ describe('world events: scenario, reset and state', () => {
     expect(world.journal.all()).toEqual([])
   })
 
+  it('sends stage once as a stage of the timeline starts, with its scenario, then the quota', async () => {
+    const world = createWorld({ scenario: 'outage-incident' })
+    const { events, of } = record(world)
+    await get(world, '/v1/pets')
+    world.clock.advance(10 * 60_000)
+    await get(world, '/v1/pets')
+    await get(world, '/v1/pets')
+    expect(of('stage')).toEqual([{ type: 'stage', data: { scenario: 'outage-incident', stage: 'outage' } }])
+    const types = events.map((event) => event.type)
+    expect(types[types.indexOf('stage') + 1]).toBe('quota')
+  })
+
   it('sends state after a restore, with the scenario of the snapshot', async () => {
     const source = createWorld({ clock: NOON, scenario: 'sold-out' })
     const snapshot = source.snapshot()

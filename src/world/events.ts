@@ -27,6 +27,8 @@ export type WorldEvent =
   | { readonly type: 'scenario' | 'reset' | 'state'; readonly data: { readonly scenario: string } }
   /** The journal was emptied (`DELETE /__mock/requests`, `journal.clear()`; a reset and a scenario switch also empty it). */
   | { readonly type: 'cleared'; readonly data: { readonly scenario: string } }
+  /** A stage of the scenario's timeline started (its first request came in). */
+  | { readonly type: 'stage'; readonly data: { readonly scenario: string; readonly stage: string } }
   /** The world is gone (the server evicted its session): listeners are dropped after this one. */
   | { readonly type: 'gone'; readonly data: { readonly scenario: string } }
 
@@ -36,6 +38,8 @@ export interface WorldEvents {
   readonly subscribers: number
   /** The world tells its listeners that it switched scenario, was reset or had its state replaced. */
   changed(type: 'scenario' | 'reset' | 'state'): void
+  /** Tells the listeners a stage of the scenario's timeline started, then the quota (the stage may have set counters). */
+  stage(name: string): void
   /** Tells the listeners the world is gone, then drops them (the server evicted its session). */
   end(): void
   /** Passes on an event that happened elsewhere (another replica, `--redis`). */
@@ -163,6 +167,11 @@ export function createWorldEvents(parts: {
       listeners.clear()
       detach?.()
       detach = undefined
+    },
+    stage(name) {
+      if (listeners.size === 0) return
+      emit({ type: 'stage', data: { scenario: scenario(), stage: name } })
+      emitQuota()
     },
     changed(type) {
       if (listeners.size === 0) return

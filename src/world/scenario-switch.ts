@@ -47,6 +47,8 @@ export interface ScenarioParts {
   readonly clock: Clock
   readonly journal: Pick<JournalRecorder, 'empty'>
   readonly data: PetData
+  /** Told when a stage of the current scenario's timeline starts (the world's event stream). */
+  readonly stageStarted?: (stage: string) => void
 }
 
 type KeyStarts = NonNullable<NonNullable<Scenario['keys']>['start']>
@@ -113,7 +115,10 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
   const startTimeline = (next: Scenario, stages: ReturnType<typeof stagesOf>) => {
     if (stages.length === 0) return
     const random = createRandom((next.seed ?? options.seed) ^ 0x85ebca6b)
-    const enter = (stage: Stage, now: number) => startCounters(stage.input.keys?.start, keys, rateLimiter, now)
+    const enter = (stage: Stage, now: number) => {
+      startCounters(stage.input.keys?.start, keys, rateLimiter, now)
+      parts.stageStarted?.(stage.name)
+    }
     active.timeline = withTimeline(active.api, { scenario: next, stages, clock, random, basePath: options.basePath, enter })
     active.api = active.timeline
   }
