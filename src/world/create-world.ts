@@ -123,16 +123,8 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   const core = createApi({ basePath, keys, pets: data.repository, quota: rateLimiter, now: clock.now, options: resolved.api })
   // The events are made after the scenarios (they read the current one): a stage's start reaches them through this.
   let stageStarted = (_stage: string): void => {}
-  const scenarios = createScenarioSwitch({
-    options: resolved,
-    core,
-    keys,
-    rateLimiter,
-    clock,
-    journal,
-    data,
-    stageStarted: (stage) => stageStarted(stage),
-  })
+  const parts = { options: resolved, core, keys, rateLimiter, clock, journal, data }
+  const scenarios = createScenarioSwitch({ ...parts, stageStarted: (stage) => stageStarted(stage) })
   void scenarios.start(resolved.scenario, true).catch(() => undefined)
   const events = createWorldEvents({ journal, clock, keys, rateLimiter, scenario: () => scenarios.current.name })
   stageStarted = (stage) => events.stage(stage)
@@ -144,8 +136,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
     catalogue,
     oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
   })
-  const { proxy } = resolved
-  const routed = proxy ? withProxy(scenarioStep, { ...proxy, basePath }) : scenarioStep
+  const routed = resolved.proxy ? withProxy(scenarioStep, { ...resolved.proxy, basePath }) : scenarioStep
   // A shared store may be unreachable: a failed answer becomes a 503.
   const guarded = shared.quota ? withStoreFailures(routed) : routed
   const pipeline = withJournal(guarded, journal, scenarios.active)

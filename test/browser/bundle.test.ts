@@ -6,8 +6,10 @@ import { type BrowserBundle, bundleBrowserEntry } from '../../bench/browser-bund
  * Measured with Vite 8.3.8 on Node 20: 993.2 KiB minified, 355.6 KiB gzip. About 40 % is @faker-js/faker's
  * whole `en` locale (src/store/seed.ts uses only `animal.petName`), 40 % msw.
  * Raise the budget only on purpose, and update docs/benchmarks.md (`npx tsx bench/browser-bundle.ts --write`).
+ * Raised from 1,050 KiB to 1,060 KiB (gzip 375 to 380 KiB, 2026-11-26) for what runs in every host, the browser included: scenario
+ * timelines, latency distributions and spec coverage.
  */
-const BUDGET = { minifiedBytes: 1_050 * 1024, gzipBytes: 375 * 1024 }
+const BUDGET = { minifiedBytes: 1_060 * 1024, gzipBytes: 380 * 1024 }
 const NODE_ONLY_PACKAGES = ['express', 'msw/node', '@mswjs/interceptors/ClientRequest']
 
 let bundle: BrowserBundle
