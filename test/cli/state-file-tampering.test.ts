@@ -97,20 +97,37 @@ describe('a log that does not continue its state file', () => {
   })
 })
 
+/**
+ * The log files beside `stateFile`, as the refusal names them: a snapshot taken while the test wrote may have cut the
+ * log into a segment (`state.json.log.N`, decisions/014-state-log-segments.md) beside the open `state.json.log`.
+ */
+async function logsOf(stateFile = file): Promise<string> {
+  const base = stateFile.slice(stateFile.lastIndexOf('/') + 1)
+  const names = (await readdir(dir)).filter(
+    (name) => name === `${base}.log` || new RegExp(`^${base.replaceAll('.', '\\.')}\\.log\\.\\d+$`).test(name),
+  )
+  return names
+    .sort((a, b) => (a === `${base}.log` ? -1 : b === `${base}.log` ? 1 : a.localeCompare(b, 'en', { numeric: true })))
+    .map((name) => join(dir, name))
+    .join(', ')
+}
+
 describe('a log without its state file', () => {
   it('refuses to start with exit 2 when the state file is missing while its log is there', async () => {
     await killedAfterSnapshot()
     await rm(file)
+    const logs = await logsOf()
+    expect(logs.startsWith(`${file}.log`)).toBe(true)
     const message = await refusal()
-    expect(message).toContain(`${file} is missing, but its change log ${file}.log is there`)
-    expect(message).toContain(`Restore ${file} from a backup, or move ${file}.log aside to start from the seed`)
+    expect(message).toContain(`${file} is missing, but its change log ${logs} is there`)
+    expect(message).toContain(`Restore ${file} from a backup, or move ${logs} aside to start from the seed`)
   })
 
   it('refuses to start with exit 2 when the state file was replaced by a dangling symlink beside its log', async () => {
     await killedAfterSnapshot()
     await rm(file)
     await symlink(join(dir, 'gone.json'), file)
-    expect(await refusal()).toContain(`but its change log ${file}.log is there`)
+    expect(await refusal()).toContain(`but its change log ${await logsOf()} is there`)
   })
 
   it('refuses to start with exit 2 when the state file is a symlink whose target is gone while the log beside the target is there', async () => {
