@@ -44,7 +44,11 @@ export function commandRunner(command: readonly string[], options: { cwd?: strin
       })
       const timer = setTimeout(() => {
         stopped = true
-        if (child.pid) process.kill(-child.pid, 'SIGKILL')
+        try {
+          if (child.pid) process.kill(-child.pid, 'SIGKILL')
+        } catch {
+          // The group ended on its own just now (ESRCH): 'close' comes next.
+        }
       }, limitMs)
       child.once('error', (error) => {
         clearTimeout(timer)
