@@ -5,6 +5,7 @@
  * @see ../shared/spec/pet-store-service.md "Authentication", "Errors", "Exceeding the limit", "Versioning"
  */
 import { auditJournal } from '../journal/audit.js'
+import type { JournalEntry } from '../journal/journal.js'
 import { SUNSET } from '../spec.js'
 import { sentAt, surfacedOnce, verdict } from './evidence.js'
 import type { CheckDefinition, CheckRun, RunEvidence, Verdict } from './types.js'
@@ -45,7 +46,8 @@ function honoursRetryAfter(runs: readonly RunEvidence[]): Verdict {
 }
 
 /** The gaps between the attempts of a run, in ms. */
-const gapsOf = (run: RunEvidence): number[] => run.entries.slice(1).map((entry, i) => sentAt(entry) - sentAt(run.entries[i] as never))
+const gapsOf = ({ entries }: RunEvidence): number[] =>
+  entries.slice(1).map((entry, i) => sentAt(entry) - sentAt(entries[i] as JournalEntry))
 
 const median = (values: readonly number[]): number => {
   const sorted = [...values].sort((a, b) => a - b)

@@ -77,12 +77,8 @@ export interface CheckDefinition {
   judge(runs: readonly RunEvidence[]): Verdict
 }
 
-export interface CheckResult extends Verdict {
-  readonly id: string
-  readonly level: 'required' | 'recommended'
-  readonly rule: string
-  readonly source: string
-  readonly fix: string
+/** A check's verdict, with what the check says of itself. */
+export interface CheckResult extends Verdict, Pick<CheckDefinition, 'id' | 'level' | 'rule' | 'source' | 'fix'> {
   readonly durationMs: number
 }
 
