@@ -41,7 +41,7 @@ export async function initWorkerScript(dir: string): Promise<void> {
 }
 
 let exampleBuild: Promise<string> | undefined
-let harnessBuild: Promise<string> | undefined
+const harnessBuilds = new Map<string, Promise<string>>()
 
 /** Builds examples/browser with its own vite.config.ts into examples/browser/dist; resolves to that folder. */
 export function buildExample(): Promise<string> {
@@ -59,10 +59,13 @@ export function buildExample(): Promise<string> {
   return exampleBuild
 }
 
-/** Builds the conformance harness page (test/browser/harness) into its dist folder, worker script included. */
-export function buildHarness(): Promise<string> {
+/**
+ * Builds the conformance harness page (test/browser/harness) into its dist folder, worker script included. Test files
+ * run in parallel, so a second file using the harness passes its own `outDir`: a build empties its folder first.
+ */
+export function buildHarness(outDir = join(HARNESS_DIR, 'dist')): Promise<string> {
+  let harnessBuild = harnessBuilds.get(outDir)
   harnessBuild ??= (async () => {
-    const outDir = join(HARNESS_DIR, 'dist')
     await build({
       root: HARNESS_DIR,
       configFile: false,
@@ -73,6 +76,7 @@ export function buildHarness(): Promise<string> {
     await initWorkerScript(outDir)
     return outDir
   })()
+  harnessBuilds.set(outDir, harnessBuild)
   return harnessBuild
 }
 

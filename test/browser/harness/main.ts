@@ -24,6 +24,10 @@ export interface PetStoreHarness {
   start(options: PetStoreOptions): void
   /** Freezes the current world's clock. */
   setClock(iso: string): void
+  /** Moves the current world's clock on by `ms`, as `petStore.clock.advance` does (plays a scenario's timeline). */
+  advanceClock(ms: number): void
+  /** The current world's journal, JSON round-tripped: what a page would export, comparable with another host's. */
+  journal(): Array<Record<string, unknown>>
   /** Sends a request from the page to the page's own origin (same path and query), so the worker answers it. */
   send(request: HarnessRequest): Promise<HarnessResult>
 }
@@ -48,6 +52,12 @@ window.petStoreHarness = {
   },
   setClock(iso) {
     petStore.clock.set(iso)
+  },
+  advanceClock(ms) {
+    petStore.clock.advance(ms)
+  },
+  journal() {
+    return JSON.parse(JSON.stringify(petStore.journal.all()))
   },
   async send({ url, method, headers, body }) {
     const { pathname, search } = new URL(url)
