@@ -10,6 +10,36 @@ describe('createClock', () => {
     expect(clock.now()).toBe(2_000)
     expect(clock.frozen).toBe(false)
   })
+  it('runs `speed` virtual ms a real ms from where it is set, and stays frozen when frozen', () => {
+    let real = 1_000
+    const clock = createClock(() => real, { speed: 60 })
+    clock.set('2026-06-01T12:00:00Z', { running: true })
+    real += 1_000 // one real second
+    expect(new Date(clock.now()).toISOString()).toBe('2026-06-01T12:01:00.000Z')
+    clock.advance(60_000)
+    real += 500
+    expect(new Date(clock.now()).toISOString()).toBe('2026-06-01T12:02:30.000Z')
+    clock.set('2026-06-01T13:00:00Z')
+    real += 10_000
+    expect(new Date(clock.now()).toISOString()).toBe('2026-06-01T13:00:00.000Z')
+  })
+  it('saves a fast clock as an offset from real time, so a restart (any speed) reads the same moment', () => {
+    let real = 5_000
+    const fast = createClock(() => real, { speed: 60 })
+    fast.set('2026-06-01T12:00:00Z', { running: true })
+    real += 2_000
+    const saved = fast.snapshot()
+    expect(saved.frozenAt).toBeNull()
+    expect(real + saved.offset).toBe(Date.parse('2026-06-01T12:02:00Z'))
+    const again = createClock(() => real, { speed: 60 })
+    again.restore(saved)
+    expect(new Date(again.now()).toISOString()).toBe('2026-06-01T12:02:00.000Z')
+    real += 1_000
+    expect(new Date(again.now()).toISOString()).toBe('2026-06-01T12:03:00.000Z')
+  })
+  it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses the speed %s, naming the fix', (speed) => {
+    expect(() => createClock(Date.now, { speed })).toThrow(/speed must be a positive number \(60: a minute a second\)/)
+  })
   it('freezes at a set moment while real time passes', () => {
     let real = 0
     const clock = createClock(() => real)

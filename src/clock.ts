@@ -17,6 +17,8 @@ export interface Clock {
   useRealTime(): void
   /** Whether the clock is frozen (set and not running). */
   readonly frozen: boolean
+  /** Virtual ms it moves in a real ms while running (`createClock`'s `speed`); a clock of your own may leave it out. */
+  readonly speed?: number
   /** The clock's setting as plain data, for state snapshots. */
   snapshot(): ClockState
   /** Puts back a setting taken by `snapshot()`. */
@@ -48,6 +50,16 @@ export function toEpochMs(moment: Moment): number {
   return ms
 }
 
+/** Options of `createClock`. */
+export interface ClockOptions {
+  /**
+   * How many virtual milliseconds pass in one real millisecond while the clock runs (default 1). With 60, one real
+   * second is one virtual minute: a person watching the control panel sees an hour-long timeline in a minute
+   * (docs/scenarios.md, "Timelines"). A frozen clock stays frozen whatever the speed.
+   */
+  speed?: number
+}
+
 /**
  * Creates a clock. `realNow` is the source of real time (injectable for tests).
  *
@@ -56,8 +68,15 @@ export function toEpochMs(moment: Moment): number {
  * clock.set('2030-12-05T00:00:00Z') // frozen at the sunset
  * clock.advance(60_000)             // one minute later
  * clock.useRealTime()
+ * const fast = createClock(Date.now, { speed: 60 }) // a virtual minute a real second
  */
-export function createClock(realNow: () => number = Date.now): Clock {
+export function createClock(realNow: () => number = Date.now, options: ClockOptions = {}): Clock {
+  const speed = options.speed ?? 1
+  if (!Number.isFinite(speed) || speed <= 0)
+    throw new TypeError(`[petstore-mock] The clock's speed must be a positive number (60: a minute a second), got ${String(speed)}.`)
+  // A running clock reads `paced() + offset`: real time since `base`, times the speed. At speed 1 that is real time.
+  let base = realNow()
+  const paced = () => base + (realNow() - base) * speed
   let frozenAt: number | undefined
   let offset = 0
   const listeners = new Set<() => void>()
@@ -65,19 +84,19 @@ export function createClock(realNow: () => number = Date.now): Clock {
     for (const listener of [...listeners]) listener()
   }
   return {
-    now: () => frozenAt ?? realNow() + offset,
+    now: () => frozenAt ?? paced() + offset,
     set(moment, options) {
       const ms = toEpochMs(moment)
       if (options?.running) {
         frozenAt = undefined
-        offset = ms - realNow()
+        offset = ms - paced()
       } else frozenAt = ms
       changed()
     },
     advance(ms) {
       if (!Number.isFinite(ms))
         throw new TypeError(`[petstore-mock] clock.advance() needs a finite number of milliseconds, got ${String(ms)}.`)
-      const next = (frozenAt ?? realNow() + offset) + ms
+      const next = (frozenAt ?? paced() + offset) + ms
       if (Math.abs(next) > MAX_TIME)
         throw new TypeError(`[petstore-mock] clock.advance(${ms}) would move the clock past the range of a Date.`)
       if (frozenAt === undefined) offset += ms
@@ -87,15 +106,19 @@ export function createClock(realNow: () => number = Date.now): Clock {
     useRealTime() {
       frozenAt = undefined
       offset = 0
+      base = realNow()
       changed()
     },
     get frozen() {
       return frozenAt !== undefined
     },
-    snapshot: () => ({ frozenAt: frozenAt ?? null, offset }),
+    speed,
+    // The saved offset is from real time, whatever the speed, so a state file or Redis reads the same moment
+    // after a restart (the pace itself is an option of the process, not of the state).
+    snapshot: () => ({ frozenAt: frozenAt ?? null, offset: frozenAt === undefined ? paced() + offset - realNow() : offset }),
     restore(state) {
       frozenAt = state.frozenAt ?? undefined
-      offset = state.offset
+      offset = frozenAt === undefined ? state.offset + realNow() - paced() : state.offset
       changed()
     },
     onChange(listener) {

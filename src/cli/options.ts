@@ -8,7 +8,7 @@ import { plainMessage } from '../core/errors.js'
 import { ConfigError, loadConfig, problemLine, readNamedFiles } from '../server/config-file.js'
 import type { PetStoreServerOptions } from '../server/http-server.js'
 import { COMMANDS, type Command, parseCommand, UsageError, version, wholeNumber } from './parse.js'
-import { oneOf, readLatency, readMediaTypeStatus, readOrigins, readProxy, readRedis } from './values.js'
+import { oneOf, readClockSpeed, readLatency, readMediaTypeStatus, readOrigins, readProxy, readRedis } from './values.js'
 
 const LISTENS = 'Where it listens'
 const WORLD = 'The world'
@@ -17,7 +17,7 @@ const PERSISTENCE = 'Persistence and replicas'
 const ADMIN = 'Admin and logging'
 
 /** In the order of --help and the README's table (scripts/option-table.ts), a group's options together. */
-const OPTIONS = {
+export const OPTIONS = {
   port: { group: LISTENS, value: 'N', default: '4010', help: 'Port to listen on; 0 picks a free one', read: wholeNumber(0, 65535) },
   host: {
     group: LISTENS,
@@ -83,6 +83,15 @@ const OPTIONS = {
     help: 'Extra latency per API response, e.g. 200 or 100-500, a range drawn from the seed',
     readme: 'Extra latency per API response (a range is drawn from a seeded generator)',
     read: readLatency,
+  },
+  'clock-speed': {
+    group: WORLD,
+    value: 'N',
+    default: '1',
+    help: 'Virtual ms per real ms while the clock runs: 60 plays an hour-long timeline in a minute',
+    readme:
+      'How fast the running clock goes: `60` makes one real second one virtual minute, so a person watching the panel sees an hour-long [timeline](docs/scenarios.md#timelines) in a minute (a frozen clock stays frozen)',
+    read: readClockSpeed,
   },
   proxy: {
     group: WORLD,
@@ -202,22 +211,31 @@ export interface ParsedCli {
    * (`PETSTORE_STATE_FILE`) or the config file and key (`petstore-mock.json: stateFile`); the flag when none gave it.
    */
   source(key: keyof PetStoreServerOptions): string
+  /** Every flag given (or its variable), as read: a command's own flags beside the server's (`mcp --url`). */
+  readonly values: Readonly<Record<string, unknown>>
 }
 
 /** The server option a flag sets: the flag in camelCase (`state-file`: `stateFile`), but for the one named otherwise. */
 const optionOf = (flag: string): string =>
   flag === 'media-type-status' ? 'mediaTypeErrorStatus' : flag.replace(/-(\w)/g, (_dash, letter: string) => letter.toUpperCase())
 
-/** The flags that are no plain value: the config file itself, and the files and folders `readNamedFiles` reads. */
-const NOT_VALUES = new Set<string>(['config', 'scenarios', 'fixtures', 'handlers'])
+/**
+ * The flags that are no plain value: the config file itself, the files and folders `readNamedFiles` reads, and a
+ * command's own flags beside the server's (`mcp --url`).
+ */
+const NOT_VALUES = new Set<string>(['config', 'scenarios', 'fixtures', 'handlers', 'url'])
 
 /**
  * Reads flags and environment into server options, or the text to print for --help or --version; throws UsageError
  * on anything wrong. The config file (if any) comes first, the flags and environment over it; then the files they all
  * name are read and checked.
  */
-export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv): Promise<ParsedCli | string> {
-  const parsed = parseCommand(SERVE, argv, env)
+export async function parseCli(
+  argv: readonly string[],
+  env: NodeJS.ProcessEnv,
+  command: Command<typeof OPTIONS> = SERVE,
+): Promise<ParsedCli | string> {
+  const parsed = parseCommand(command, argv, env)
   if (typeof parsed === 'string') return parsed
   const { values, label } = parsed
   const config = values.config
@@ -255,5 +273,5 @@ export async function parseCli(argv: readonly string[], env: NodeJS.ProcessEnv):
   } catch (error) {
     throw new UsageError(plainMessage(error))
   }
-  return config === undefined ? { options, source } : { options, config: resolve(config), source }
+  return config === undefined ? { options, source, values } : { options, config: resolve(config), source, values }
 }

@@ -97,6 +97,16 @@ export function readLatency(text: string, label: string): number | { min: number
   return match[2] === undefined ? Number(match[1]) : { min: Number(match[1]), max: Number(match[2]) }
 }
 
+/** The clock's speed: a positive number, at most a virtual day a real second (beyond, a window passes between two requests). */
+export function readClockSpeed(text: string, label: string): number {
+  const speed = Number(text)
+  if (!/^\d+(?:\.\d+)?$/.test(text) || speed <= 0 || speed > 86_400)
+    throw new UsageError(
+      `${label} must be a number above 0 and up to 86400 (60: one real second is one virtual minute), got ${JSON.stringify(text)}.`,
+    )
+  return speed
+}
+
 export function readOrigins(text: string, label: string): '*' | string[] {
   const origins = text
     .split(',')

@@ -42,6 +42,12 @@ export const ConfigSchema = z
     baseUrl: z.string().min(1).optional().meta({ description: 'Where the API lives (default */v1)' }),
     keys: z.array(KeyInput).optional().meta({ description: 'API keys, their plans and custom limits (default the four test keys)' }),
     clock: moment.optional().meta({ description: 'Freeze the clock at this moment (default real time)' }),
+    clockSpeed: z
+      .number()
+      .positive()
+      .max(86_400)
+      .optional()
+      .meta({ description: 'Virtual ms per real ms while the clock runs (default 1; 60: a minute a second)' }),
     queryValidation: z.enum(['strict', 'lenient']).optional().meta({ description: 'strict (default): 400 for a bad limit or status' }),
     defaultStatus: z.enum(PET_STATUSES).optional().meta({ description: 'Status stored when POST /pets omits it (default none)' }),
     maxBodyBytes: whole(1).optional().meta({ description: 'Larger request bodies get 413 (default 1048576)' }),

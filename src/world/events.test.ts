@@ -202,8 +202,8 @@ describe('world events: the clock', () => {
     const after = Date.now()
     const clocks = of('clock').map((event) => event.data)
     expect(clocks).toHaveLength(3)
-    expect(clocks[0]).toEqual({ now: '2026-06-01T12:01:30.000Z', frozen: true, offsetMs: 0 })
-    expect(clocks[1]).toEqual({ now: '2026-07-04T08:30:00.000Z', frozen: true, offsetMs: 0 })
+    expect(clocks[0]).toEqual({ now: '2026-06-01T12:01:30.000Z', frozen: true, offsetMs: 0, speed: 1 })
+    expect(clocks[1]).toEqual({ now: '2026-07-04T08:30:00.000Z', frozen: true, offsetMs: 0, speed: 1 })
     expect(clocks[2]).toMatchObject({ frozen: false, offsetMs: 0 })
     const real = Date.parse(clocks[2]?.now ?? '')
     expect(real).toBeGreaterThanOrEqual(before)
@@ -285,7 +285,7 @@ describe('world events: scenario, reset and state', () => {
     const { of } = record(world)
     await world.restore(snapshot)
     expect(of('state')).toEqual([{ type: 'state', data: { scenario: 'sold-out' } }])
-    expect(of('clock').at(-1)?.data).toEqual({ now: '2026-06-01T12:00:00.000Z', frozen: true, offsetMs: 0 })
+    expect(of('clock').at(-1)?.data).toEqual({ now: '2026-06-01T12:00:00.000Z', frozen: true, offsetMs: 0, speed: 1 })
   })
 
   it('sends no state for a snapshot it refuses', async () => {

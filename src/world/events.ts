@@ -17,6 +17,8 @@ export interface ClockView {
   readonly frozen: boolean
   /** How far a running clock is from real time, in ms. */
   readonly offsetMs: number
+  /** Virtual ms a running clock moves in a real ms (`--clock-speed`; 1: real pace). */
+  readonly speed: number
 }
 
 export type WorldEvent =
@@ -51,7 +53,7 @@ const QUOTA_EVERY_MS = 200
 
 export function clockView(clock: Clock): ClockView {
   const { frozenAt, offset } = clock.snapshot()
-  return { now: new Date(clock.now()).toISOString(), frozen: frozenAt !== null, offsetMs: offset }
+  return { now: new Date(clock.now()).toISOString(), frozen: frozenAt !== null, offsetMs: offset, speed: clock.speed ?? 1 }
 }
 
 export function keyStatuses(keys: ReadonlyMap<string, ApiKey>, rateLimiter: QuotaStore, now: number): KeyStatus[] {

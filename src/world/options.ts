@@ -30,6 +30,11 @@ export interface PetStoreOptions {
   keys?: readonly KeyConfig[]
   /** The world's clock, or a moment to freeze a new clock at. Default: a new clock on real time. */
   clock?: Clock | Moment
+  /**
+   * How many virtual ms pass in a real ms while a new clock runs (default 1): 60 plays an hour-long timeline in a
+   * minute for a person watching. Not with a `Clock` of your own (give it its own pace).
+   */
+  clockSpeed?: number
   /** `strict` (default): 400 for `limit` outside 1..100 or an unknown `status`; `lenient`: clamp. */
   queryValidation?: QueryValidation
   /** Status stored when `POST /pets` omits it. Default: none (the pet has no `status`). */
@@ -150,9 +155,12 @@ function oneOf<T extends string | number>(value: T | undefined, allowed: readonl
   return chosen
 }
 
-function resolveClock(given: Clock | Moment | undefined): Clock {
-  if (typeof given === 'object' && !(given instanceof Date)) return given
-  const clock = createClock()
+function resolveClock(given: Clock | Moment | undefined, speed: number | undefined): Clock {
+  if (typeof given === 'object' && !(given instanceof Date)) {
+    if (speed !== undefined) misuse('clockSpeed is for the clock the store makes; a clock of your own keeps its own pace.')
+    return given
+  }
+  const clock = createClock(Date.now, { speed: speed === undefined ? 1 : positive(speed, 1, 'clockSpeed') })
   if (given !== undefined) clock.set(given)
   return clock
 }
@@ -184,7 +192,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     urlPattern: pattern,
     basePath: path,
     seed: wholeNumber(options.seed ?? 1, 'seed', Number.MIN_SAFE_INTEGER),
-    clock: resolveClock(options.clock),
+    clock: resolveClock(options.clock, options.clockSpeed),
     api: {
       queryValidation: oneOf(options.queryValidation, ['strict', 'lenient'], 'queryValidation'),
       defaultStatus: options.defaultStatus,

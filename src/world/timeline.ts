@@ -92,6 +92,14 @@ function verdictOf(scenario: Scenario, entries: readonly JournalEntry[]): Incide
   return { ok, errorRate, maxErrorRate, longestFailureRun, bannedKeys, noBan }
 }
 
+/** Nearest-rank percentiles (the smallest value with at least p% of the values at or below it). */
+function percentiles(values: number[]): NonNullable<TimelineView['stages'][number]['delayMs']> | null {
+  if (values.length === 0) return null
+  const sorted = values.sort((a, b) => a - b)
+  const at = (p: number) => sorted[Math.max(0, Math.ceil((p / 100) * sorted.length) - 1)] as number
+  return { p50: at(50), p90: at(90), p99: at(99), max: sorted[sorted.length - 1] as number }
+}
+
 /** Where a timeline stands, for the admin API and `petStore.timeline()`. */
 export interface TimelineView {
   readonly scenario: string
@@ -109,6 +117,8 @@ export interface TimelineView {
     /** The journal's answers in this stage, and how many of each status. */
     readonly requests: number
     readonly statuses: Readonly<Record<string, number>>
+    /** The delays applied to those answers (nearest-rank percentiles, ms); `null` without answers. */
+    readonly delayMs: { readonly p50: number; readonly p90: number; readonly p99: number; readonly max: number } | null
   }[]
   /** What the clients saw since the scenario started, against its `expect`. */
   readonly verdict: IncidentVerdict
@@ -177,14 +187,23 @@ export function withTimeline(
         current: stages[stageAt(now)]?.name ?? null,
         stages: stages.map((stage) => {
           const statuses: Record<string, number> = {}
-          let requests = 0
+          const delays: number[] = []
           for (const entry of entries) {
             if (entry.stage !== stage.name) continue
-            requests += 1
+            delays.push(entry.delayMs)
             statuses[entry.status] = (statuses[entry.status] ?? 0) + 1
           }
           const endsAt = Number.isFinite(stage.endMs) ? iso(stage.endMs) : null
-          return { name: stage.name, description: stage.description, startsAt: iso(stage.startMs), endsAt, requests, statuses }
+          const { name, description } = stage
+          return {
+            name,
+            description,
+            startsAt: iso(stage.startMs),
+            endsAt,
+            requests: delays.length,
+            statuses,
+            delayMs: percentiles(delays),
+          }
         }),
         verdict: verdictOf(scenario, entries),
       }

@@ -28,6 +28,7 @@ const EXPECTED_OPTIONS = [
   ['fixtures', 'PETSTORE_FIXTURES'],
   ['fsync', 'PETSTORE_FSYNC'],
   ['journal-max-bytes', 'PETSTORE_JOURNAL_MAX_BYTES'],
+  ['clock-speed', 'PETSTORE_CLOCK_SPEED'],
   ['media-type-status', 'PETSTORE_MEDIA_TYPE_STATUS'],
   ['redis', 'PETSTORE_REDIS'],
 ]
@@ -72,6 +73,9 @@ describe('usage', () => {
     ['--pets', '1.5'],
     ['--max-sessions', '0'],
     ['--cors-origin', 'http://localhost:5173/app'],
+    ['--clock-speed', '0'],
+    ['--clock-speed', 'fast'],
+    ['--clock-speed', '100000'],
   ])('refuses %s %s with exit code 2 and a message naming the option', async (flag, value) => {
     const { code, stdout, stderr } = await runCli([flag, value], { PETSTORE_PORT: '0' })
     expect(code).toBe(2)
@@ -163,6 +167,20 @@ describe('start-up', () => {
     const line = await eventually(async () => cli.stdout().slice(before).split('\n')[0] || undefined)
     expect(JSON.parse(line)).toMatchObject({ path: '/v1/pets?limit=100', status: 200 })
     expect((JSON.parse(line) as { ms: number }).ms).toBeGreaterThanOrEqual(100)
+  })
+})
+
+describe('--clock-speed', () => {
+  it('runs the clock that many times real time: with 3600 an hour passes each real second', { retry: 2 }, async () => {
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--clock-speed', '3600'])
+    const read = async () => Date.parse(((await (await fetch(`${cli.url}/__mock/clock`)).json()) as { now: string }).now)
+    const [before, realBefore] = [await read(), Date.now()]
+    await new Promise((resolve) => setTimeout(resolve, 200))
+    const [after, realAfter] = [await read(), Date.now()]
+    // At least 0.2 real s * 3600 = 12 virtual min between the reads; a busy machine only makes it more. At most the
+    // real time between the two reads' ends, times the speed, plus one read's worth.
+    expect(after - before).toBeGreaterThanOrEqual(200 * 3600 * 0.9)
+    expect(after - before).toBeLessThanOrEqual((realAfter - realBefore + 1_000) * 3600)
   })
 })
 

@@ -180,7 +180,7 @@ describe('GET /__mock/events', () => {
     expect(JSON.parse(hello.data)).toEqual({
       session: 'hello-1',
       scenario: 'default',
-      clock: { now: '2026-06-01T12:00:30.000Z', frozen: true, offsetMs: 0 },
+      clock: { now: '2026-06-01T12:00:30.000Z', frozen: true, offsetMs: 0, speed: 1 },
     })
   })
 
@@ -236,7 +236,7 @@ describe('GET /__mock/events', () => {
     await stream.next((event) => event.event === 'hello')
     await freeze(url, 'clock-1', '2027-02-03T04:05:06Z')
     const clock = await stream.next((event) => event.event === 'clock')
-    expect(JSON.parse(clock.data)).toEqual({ now: '2027-02-03T04:05:06.000Z', frozen: true, offsetMs: 0 })
+    expect(JSON.parse(clock.data)).toEqual({ now: '2027-02-03T04:05:06.000Z', frozen: true, offsetMs: 0, speed: 1 })
     const advanced = await fetch(`${url}/__mock/clock`, {
       method: 'POST',
       headers: withSession('clock-1'),

@@ -359,9 +359,26 @@ describe('admin API', () => {
     expect(now).toBeLessThanOrEqual(Date.now())
   })
 
+  it('lets the clock run on from a set moment with "running": true', async () => {
+    const { url } = await startServer()
+    const asked = Date.now()
+    const answer = await fetch(`${url}/__mock/clock`, {
+      method: 'POST',
+      body: JSON.stringify({ set: '2026-06-01T12:00:00Z', running: true }),
+    })
+    const view = (await answer.json()) as { now: string; frozen: boolean }
+    expect(view.frozen).toBe(false)
+    // It reads the set moment plus the real time that passed since, never less.
+    const later = Date.parse(((await (await fetch(`${url}/__mock/clock`)).json()) as { now: string }).now)
+    expect(later).toBeGreaterThanOrEqual(Date.parse(view.now))
+    expect(later - Date.parse('2026-06-01T12:00:00Z')).toBeLessThanOrEqual(Date.now() - asked)
+  })
+
   it.each([
     ['no field', {}],
     ['two fields', { set: '2026-06-01T12:00:00Z', advanceSeconds: 60 }],
+    ['running without set', { running: true, advanceSeconds: 60 }],
+    ['running not a boolean', { set: '2026-06-01T12:00:00Z', running: 'yes' }],
     ['a bad date', { set: 'tomorrow' }],
     ['a non-numeric advance', { advanceSeconds: '60' }],
     ['real false', { real: false }],

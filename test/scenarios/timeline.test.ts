@@ -49,6 +49,13 @@ describe('timelines', () => {
       { name: 'outage', startsAt: '2026-06-01T12:10:00.000Z', endsAt: '2026-06-01T12:20:00.000Z', requests: 10, statuses: { 503: 10 } },
       { name: 'recovered', startsAt: '2026-06-01T12:20:00.000Z', endsAt: null, requests: 10, statuses: { 200: 10 } },
     ])
+    // The delay percentiles of a stage are those of the delays its answers carried (nearest rank over 5 values).
+    const slowing = seen
+      .slice(5, 10)
+      .map((answer) => Math.round(answer.delayMs))
+      .sort((a, b) => a - b)
+    expect(view?.stages[0]?.delayMs).toEqual({ p50: slowing[2], p90: slowing[4], p99: slowing[4], max: slowing[4] })
+    expect(view?.stages[1]?.delayMs).toEqual({ p50: 0, p90: 0, p99: 0, max: 0 })
   })
 
   it('gives the same seed and timeline the same answers and delays, and starts again on reset', async () => {

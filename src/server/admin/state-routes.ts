@@ -37,11 +37,11 @@ export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminRead
   app.get('/__mock/clock', (_req, res) => {
     res.json(clockView(worldOf(res).clock))
   })
-  // Exactly one of `set`, `advanceSeconds` or `real`.
+  // Exactly one of `set` (with `running: true`, the clock runs on from there), `advanceSeconds` or `real`.
   app.post('/__mock/clock', (req, res) => {
     const body = jsonBody(req)
     if (!body.ok) return refuse(res, 'invalid_admin_request', body.message)
-    const { set, advanceSeconds, real } = body.value
+    const { set, running, advanceSeconds, real } = body.value
     const given = [set, advanceSeconds, real].filter((value) => value !== undefined).length
     if (given !== 1) {
       return refuse(
@@ -56,8 +56,14 @@ export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminRead
     if (advanceSeconds !== undefined && (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)))
       return refuse(res, 'invalid_admin_request', '"advanceSeconds" must be a number of seconds.')
     if (real !== undefined && real !== true) return refuse(res, 'invalid_admin_request', '"real" must be true.')
+    if (running !== undefined && (typeof running !== 'boolean' || set === undefined))
+      return refuse(
+        res,
+        'invalid_admin_request',
+        '"running" goes with "set" and is true or false: { "set": "2026-06-01T12:00:00Z", "running": true }.',
+      )
     try {
-      if (set !== undefined) clock.set(toEpochMs(set))
+      if (set !== undefined) clock.set(toEpochMs(set), { running: running === true })
       else if (advanceSeconds !== undefined) clock.advance(advanceSeconds * 1000)
       else clock.useRealTime()
     } catch (error) {
