@@ -3,7 +3,7 @@
  * read with `fetch` so the admin token (when the server has one) travels as a header, never in a URL.
  * Reconnects with backoff and sends `Last-Event-ID`, so no request is missed across a drop.
  */
-import type { ClockRow, KeyRow, PanelEvent, PanelSource, RequestDetail, RequestRow, ScenarioRow } from './types.js'
+import type { ClockRow, KeyRow, PanelEvent, PanelSource, RequestDetail, RequestRow, ScenarioRow, TimelineRow } from './types.js'
 
 export interface HttpSourceOptions {
   /** The server's origin; default: the page's own. */
@@ -58,7 +58,7 @@ export function parseFrames(text: string): { frames: Frame[]; rest: string } {
   return { frames, rest }
 }
 
-const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state', 'cleared', 'gap'])
+const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state', 'cleared', 'stage', 'gap'])
 
 /**
  * @example
@@ -122,6 +122,11 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
     keys: () => json<KeyRow[]>('/__mock/keys'),
     scenarios: () => json<ScenarioRow[]>('/__mock/scenarios'),
     clock: () => json<ClockRow>('/__mock/clock'),
+    async timeline() {
+      // Without a timeline the server answers `{ scenario, current: null, stages: [] }` (src/server/admin/routes.ts).
+      const answer = await json<TimelineRow | { stages: [] }>('/__mock/timeline')
+      return answer.stages.length > 0 ? (answer as TimelineRow) : null
+    },
     useScenario: (name) => done('PUT', '/__mock/scenario', { name }),
     advanceClock: (seconds) => done('POST', '/__mock/clock', { advanceSeconds: seconds }),
     setClock: (moment) => done('POST', '/__mock/clock', { set: moment }),

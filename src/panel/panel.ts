@@ -5,9 +5,10 @@
  */
 import { clockView, stateView } from './control-views.js'
 import { field, h, messageOf } from './dom.js'
-import { requestsView } from './requests-view.js'
+import { type RequestsView, requestsView } from './requests-view.js'
 import { keysView, scenarioView } from './side-views.js'
 import { PANEL_CSS } from './styles.js'
+import { timelineView } from './timeline-view.js'
 import type { KeyRow, PanelEvent, PanelSource } from './types.js'
 
 export interface MountedPanel {
@@ -39,6 +40,20 @@ function sessionPicker(source: PanelSource, onSession: (name: string) => void): 
 }
 
 /**
+ * A reset, a scenario switch and a cleared journal start the journal afresh (the world's `reset`, `useScenario`): the open
+ * entry is not in it. An import keeps the journal (a state holds no journal): the entry stays while the journal holds it.
+ */
+function journalChanged(
+  requests: Pick<RequestsView, 'forget' | 'recheck'>,
+  event: PanelEvent & { type: 'scenario' | 'reset' | 'state' | 'cleared' },
+): void {
+  if (event.type === 'reset') requests.forget('the session was reset')
+  else if (event.type === 'cleared') requests.forget('the journal was cleared')
+  else if (event.type === 'scenario') requests.forget(`the scenario "${event.data.scenario}" started`)
+  else void requests.recheck('a state was imported')
+}
+
+/**
  * @example
  * const root = document.querySelector('#panel').attachShadow({ mode: 'open' })
  * mountPanel(root, createHttpSource({ session: 'default' }))
@@ -53,6 +68,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
   const keys = keysView()
   const scenario = scenarioView(source, notify)
   const clock = clockView(source, notify)
+  const timeline = timelineView(source, notify)
   const sessions = sessionPicker(source, options.onSession ?? (() => undefined))
   const connection = h('span', { class: 'connection live' }, 'live')
   const container = h(
@@ -68,7 +84,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
       ...(options.headerExtras ?? []),
     ),
     statusLine,
-    h('div', { class: 'main' }, requests.element, keys.element),
+    h('div', { class: 'main' }, timeline.element, requests.element, keys.element),
     h('div', { class: 'side' }, scenario.element, clock.element, stateView(source, notify)),
   )
   root.replaceChildren(h('style', {}, PANEL_CSS), container)
@@ -79,19 +95,24 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
   }
   const refresh = async () => {
     try {
-      await Promise.all([requests.load(), scenario.load(), sessions.load(), source.keys().then(showKeys), source.clock().then(clock.show)])
+      const views = [requests, scenario, sessions, timeline]
+      await Promise.all([...views.map((view) => view.load()), source.keys().then(showKeys), source.clock().then(clock.show)])
     } catch (error) {
       notify(`Could not read the session: ${messageOf(error)}`, true)
     }
   }
   let reading: ReturnType<typeof setTimeout> | undefined
   const onEvent = (event: PanelEvent) => {
+    // The strip counts each stage's requests and marks the stage now: read again while a timeline shows.
+    if (event.type === 'request' || event.type === 'clock' || event.type === 'stage') timeline.changed()
     if (event.type === 'request') requests.add(event.data)
+    else if (event.type === 'stage') return
     else if (event.type === 'gap') {
       // Requests came faster than the stream sends them: read the table again, at most once a second.
       reading ??= setTimeout(() => {
         reading = undefined
         void requests.load().catch(() => undefined)
+        timeline.changed()
       }, 1_000)
     } else if (event.type === 'quota') showKeys(event.data)
     else if (event.type === 'clock') clock.show(event.data)
@@ -101,12 +122,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
       if (event.data.connected) void refresh()
       else if (event.data.message) notify(event.data.message, true)
     } else {
-      // A reset, a scenario switch and a cleared journal start the journal afresh (the world's `reset`, `useScenario`): the open entry is
-      // not in it. An import keeps the journal (a state holds no journal): the entry stays while the journal holds it.
-      if (event.type === 'reset') requests.forget('the session was reset')
-      else if (event.type === 'cleared') requests.forget('the journal was cleared')
-      else if (event.type === 'scenario') requests.forget(`the scenario "${event.data.scenario}" started`)
-      else void requests.recheck('a state was imported')
+      journalChanged(requests, event)
       void refresh()
     }
   }

@@ -55,6 +55,16 @@ tbody tr.row[aria-selected="true"] { background: #dbe9fb; }
 .tag { display: inline-block; padding: 0 6px; border-radius: 8px; background: #fdecc8; color: #6b4500; font-size: 12px; margin-left: 6px; }
 .empty { margin: 6px 0 0; color: var(--muted); }
 .empty code { font: 12px/1.4 ui-monospace, SFMono-Regular, Menlo, monospace; color: var(--fg); background: var(--soft); padding: 1px 4px; border-radius: 4px; word-break: break-all; user-select: all; }
+.strip { position: relative; height: 44px; margin: 4px 0 6px; background: var(--soft); border: 1px solid var(--line); border-radius: 6px; overflow: hidden; }
+.strip .stages { position: absolute; inset: 0; }
+.strip .stage { position: absolute; top: 0; bottom: 0; display: flex; flex-direction: column; justify-content: center; padding: 0 6px; border-left: 1px solid var(--line); border-right: 1px solid var(--line); background: #e6eef8; font-size: 12px; line-height: 1.3; overflow: hidden; white-space: nowrap; }
+.strip .stage span { overflow: hidden; text-overflow: ellipsis; }
+.strip .stage.current { background: #dbe9fb; box-shadow: inset 0 0 0 2px var(--accent); font-weight: 600; }
+.strip .stage-count { color: var(--muted); font-variant-numeric: tabular-nums; }
+.strip .now { position: absolute; top: 0; bottom: 0; width: 2px; margin-left: -1px; background: var(--bad); pointer-events: none; }
+.timeline-now, .verdict { margin: 2px 0; }
+.verdict.ok { color: var(--ok); }
+.verdict.bad { color: var(--bad); }
 .status-line { grid-column: 1 / -1; min-height: 1.4em; margin: 0; color: var(--muted); }
 .status-line.error { color: var(--bad); }
 @media (max-width: 1000px) { .panel { grid-template-columns: minmax(0, 1fr); } }

@@ -8,6 +8,7 @@ import type { JournalSummary } from '../journal/entry.js'
 import type { JournalEntryView } from '../journal/view.js'
 import type { ScenarioListing } from '../scenarios/catalogue.js'
 import type { ClockView } from '../world/events.js'
+import type { TimelineView } from '../world/timeline.js'
 
 /** A journal entry as the Requests table shows it: the event stream's `request` data. */
 export type RequestRow = JournalSummary
@@ -24,11 +25,16 @@ export type ScenarioRow = ScenarioListing
 /** The clock (`GET /__mock/clock`). */
 export type ClockRow = ClockView
 
+/** The scenario's timeline (`GET /__mock/timeline`, `world.timeline()`): its stages, the one now, the verdict. */
+export type TimelineRow = TimelineView
+
 export type PanelEvent =
   | { readonly type: 'request'; readonly data: RequestRow }
   | { readonly type: 'quota'; readonly data: readonly KeyRow[] }
   | { readonly type: 'clock'; readonly data: ClockRow }
   | { readonly type: 'scenario' | 'reset' | 'state' | 'cleared'; readonly data: { readonly scenario: string } }
+  /** A stage of the scenario's timeline started (docs/scenarios.md, "Timelines"). */
+  | { readonly type: 'stage'; readonly data: { readonly scenario: string; readonly stage: string } }
   /** Under load the server left out the requests between `after` and `before` (exclusive): the table reads them. */
   | { readonly type: 'gap'; readonly data: { readonly after: number; readonly before: number } }
   /** The source lost its connection (`connected: false`) or has it again (then the panel reloads everything). */
@@ -52,6 +58,8 @@ export interface PanelSource {
   keys(): Promise<KeyRow[]>
   scenarios(): Promise<ScenarioRow[]>
   clock(): Promise<ClockRow>
+  /** The scenario's timeline; `null` when the scenario has none. */
+  timeline(): Promise<TimelineRow | null>
   useScenario(name: string): Promise<void>
   advanceClock(seconds: number): Promise<void>
   /** Freezes the clock at a moment (ISO 8601). */

@@ -39,6 +39,10 @@ export function createWorldSource(world: World, actions: WorldActions): PanelSou
     keys: async () => world.keyStatuses(),
     scenarios: async () => listScenarios(world.scenarios, world.scenario),
     clock: async () => clockView(world.clock),
+    async timeline() {
+      const view = world.timeline()
+      return view && view.stages.length > 0 ? view : null
+    },
     useScenario: (name) => actions.useScenario(name),
     advanceClock: (seconds) => clockChanged(() => world.clock.advance(seconds * 1000)),
     setClock: (moment) => clockChanged(() => world.clock.set(moment)),

@@ -357,3 +357,28 @@ it('builds the panel as a separate chunk that the entry imports only dynamically
   const html = await readFile(join(PAGE_DIR, 'dist', 'index.html'), 'utf8')
   expect(html).not.toContain(panel?.fileName)
 })
+
+it("shows the page's timeline as a strip, follows the page's clock and fetches, and Stop switches to the default scenario", async () => {
+  const page = await openApp()
+  await openPanel(page)
+  const select = page.getByRole('combobox', { name: 'Scenario' })
+  const timeline = page.getByRole('region', { name: 'Timeline' })
+  const strip = () =>
+    timeline
+      .getByRole('listitem')
+      .evaluateAll((items) => items.map((item) => `${item.textContent}${item.getAttribute('aria-current') === 'step' ? ' *' : ''}`))
+  expect(await timeline.isVisible()).toBe(false)
+
+  await select.selectOption('outage-incident')
+  await expect.poll(strip, SEEN).toEqual(['slowing0 req', 'outage0 req', 'recovered0 req'])
+  await page.getByLabel('Moment (ISO 8601)').fill('2026-06-01T12:11:00Z')
+  await page.getByRole('button', { name: 'Set clock' }).click()
+  expect(await fetchApi(page, 'test-free')).toBe(503)
+  await expect.poll(strip, SEEN).toEqual(['slowing0 req', 'outage1 req *', 'recovered0 req'])
+  await expect.poll(textOf(timeline.locator('.verdict')), SEEN).toBe('Verdict: ok. Error rate 100 %. Banned keys: none.')
+
+  await timeline.getByRole('button', { name: 'Stop' }).click()
+  await expect.poll(() => select.inputValue(), SEEN).toBe('default')
+  await timeline.waitFor({ state: 'hidden', timeout: SEEN.timeout })
+  expect(await fetchApi(page, 'test-free')).toBe(200)
+})
