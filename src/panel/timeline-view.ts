@@ -1,0 +1,186 @@
+/**
+ * The Timeline section: the scenario's stages as a strip, each as wide as it lasts, a marker at the clock's now, the
+ * current stage highlighted, and the verdict against the scenario's `expect` (docs/scenarios.md, "Timelines"). Start
+ * plays the incident again from the clock's now, Stop switches to the default scenario. Hidden without a timeline.
+ */
+import { button, h, messageOf, replace } from './dom.js'
+import type { PanelSource, TimelineRow } from './types.js'
+
+type Notify = (message: string, error?: boolean) => void
+
+/** The share of the strip a last stage that lasts for good takes: it has no length to be proportional to. */
+export const OPEN_SHARE = 0.2
+
+/** A scenario that stops any timeline: the catalogue's default one, the same the server starts with. */
+const STOPPED = 'default'
+
+export interface StripSegment {
+  readonly name: string
+  readonly description: string | undefined
+  /** From the strip's left edge, in percent of its width. */
+  readonly left: number
+  /** In percent of the strip's width. */
+  readonly width: number
+  readonly requests: number
+  readonly current: boolean
+}
+
+export interface StripLayout {
+  readonly segments: readonly StripSegment[]
+  /** Where the clock's now is, in percent of the strip's width (0 to 100). */
+  readonly now: number
+}
+
+/**
+ * Lays the stages out on one scale from the scenario's start: the time before the first stage and between stages stays
+ * blank, and a last stage that lasts for good is drawn as `openShare` of the whole at the same scale (an hour when
+ * nothing comes before it). The now marker stops at the right edge.
+ *
+ * @example
+ * // outage-incident 11 minutes in: slowing 5-10 min, outage 10-20 min, recovered from 20 min for good
+ * stripLayout(view).segments.map((segment) => [segment.left, segment.width]) // [[20, 20], [40, 40], [80, 20]]
+ * stripLayout(view).now // 44
+ */
+export function stripLayout(view: TimelineRow, openShare = OPEN_SHARE): StripLayout {
+  const start = Date.parse(view.startedAt)
+  const spans = view.stages.map((stage) => ({
+    stage,
+    from: Date.parse(stage.startsAt) - start,
+    to: stage.endsAt === null ? null : Date.parse(stage.endsAt) - start,
+  }))
+  const open = spans.length > 0 && spans[spans.length - 1]?.to === null
+  const finite = Math.max(0, ...spans.map((span) => span.to ?? span.from))
+  const total = open ? (finite > 0 ? finite / (1 - openShare) : 3_600_000) : finite
+  const percent = (ms: number) => (total > 0 ? Math.min(100, Math.max(0, (ms / total) * 100)) : 0)
+  const segments = spans.map(({ stage, from, to }) => {
+    const left = percent(from)
+    return {
+      name: stage.name,
+      description: stage.description,
+      left,
+      width: (to === null ? 100 : percent(to)) - left,
+      requests: stage.requests,
+      current: stage.name === view.current,
+    }
+  })
+  return { segments, now: percent(view.elapsedMs) }
+}
+
+/** `660000` -> `11 min 0 s`; `3723000` -> `1 h 2 min 3 s`. */
+export function elapsedText(ms: number): string {
+  const seconds = Math.max(0, Math.floor(ms / 1000))
+  const hours = Math.floor(seconds / 3600)
+  return `${hours > 0 ? `${hours} h ` : ''}${Math.floor((seconds % 3600) / 60)} min ${seconds % 60} s`
+}
+
+/** The verdict as one line: `Verdict: not ok. Error rate 40 % (at most 10 %). Banned keys: none.` */
+export function verdictText(verdict: TimelineRow['verdict']): string {
+  const rate = (share: number) => `${Math.round(share * 1000) / 10} %`
+  const limit = verdict.maxErrorRate === null ? '' : ` (at most ${rate(verdict.maxErrorRate)})`
+  const banned = verdict.bannedKeys.length === 0 ? 'none' : verdict.bannedKeys.join(', ')
+  return `Verdict: ${verdict.ok ? 'ok' : 'not ok'}. Error rate ${rate(verdict.errorRate)}${limit}. Banned keys: ${banned}${verdict.noBan ? ' (none allowed)' : ''}.`
+}
+
+function segmentOf(segment: StripSegment, stage: TimelineRow['stages'][number]): HTMLElement {
+  const statuses = Object.entries(stage.statuses).map(([status, count]) => `${status}: ${count}`)
+  const title = [
+    `${segment.name}${segment.description ? `: ${segment.description}` : ''}`,
+    `${stage.startsAt} to ${stage.endsAt ?? 'for good'}`,
+    `${segment.requests} requests${statuses.length > 0 ? ` (${statuses.join(', ')})` : ''}`,
+  ].join('\n')
+  const element = h(
+    'div',
+    { class: segment.current ? 'stage current' : 'stage', role: 'listitem', title, 'aria-current': segment.current ? 'step' : undefined },
+    h('span', { class: 'stage-name' }, segment.name),
+    h('span', { class: 'stage-count' }, `${segment.requests} req`),
+  )
+  // Through the CSSOM, not a style attribute: a stricter style-src than the page's would still allow it.
+  element.style.left = `${segment.left}%`
+  element.style.width = `${segment.width}%`
+  return element
+}
+
+/**
+ * @example
+ * const timeline = timelineView(source, notify); await timeline.load()
+ */
+export function timelineView(source: PanelSource, notify: Notify) {
+  const stages = h('div', { class: 'stages', role: 'list', 'aria-label': 'Timeline stages' })
+  const marker = h('div', { class: 'now', 'aria-hidden': 'true' })
+  const now = h('p', { class: 'timeline-now' })
+  const verdict = h('p', { class: 'verdict' })
+  let shown: TimelineRow | null = null
+  const show = (view: TimelineRow | null) => {
+    shown = view
+    element.hidden = view === null
+    if (view === null) return
+    const layout = stripLayout(view)
+    replace(stages, ...layout.segments.map((segment, index) => segmentOf(segment, view.stages[index] as TimelineRow['stages'][number])))
+    marker.style.left = `${layout.now}%`
+    const where = view.current === null ? 'no stage' : `stage "${view.current}"`
+    now.textContent = `Scenario "${view.scenario}", ${elapsedText(view.elapsedMs)} since its start: ${where}.`
+    verdict.textContent = verdictText(view.verdict)
+    verdict.className = `verdict ${view.verdict.ok ? 'ok' : 'bad'}`
+  }
+  // Requests come in bursts: one read at a time, and one more after it when something changed meanwhile.
+  let reading: Promise<void> | undefined
+  let again = false
+  const load = (): Promise<void> => {
+    if (reading) {
+      again = true
+      return reading
+    }
+    reading = (async () => {
+      try {
+        do {
+          again = false
+          show(await source.timeline())
+        } while (again)
+      } finally {
+        reading = undefined
+      }
+    })()
+    return reading
+  }
+  const switchTo = (name: string, done: string) => async () => {
+    for (const control of controls.children) (control as HTMLButtonElement).disabled = true
+    try {
+      await source.useScenario(name)
+      notify(done)
+      await load()
+    } catch (error) {
+      notify(`Could not switch to "${name}": ${messageOf(error)}`, true)
+    } finally {
+      for (const control of controls.children) (control as HTMLButtonElement).disabled = false
+    }
+  }
+  const controls = h(
+    'div',
+    { class: 'buttons' },
+    button(
+      'Start',
+      () => shown && switchTo(shown.scenario, `Scenario "${shown.scenario}" started again: its timeline runs from the clock's now.`)(),
+      {
+        title: 'Switch to this scenario again: the timeline starts from the clock’s now',
+      },
+    ),
+    button('Stop', switchTo(STOPPED, `Timeline stopped: scenario "${STOPPED}" is on.`), { title: `Switch to the "${STOPPED}" scenario` }),
+  )
+  const element: HTMLElement = h(
+    'section',
+    { class: 'timeline', hidden: true, 'aria-labelledby': 'timeline-heading' },
+    h('h2', { id: 'timeline-heading' }, 'Timeline'),
+    h('div', { class: 'strip' }, stages, marker),
+    now,
+    verdict,
+    controls,
+  )
+  return {
+    element,
+    load,
+    /** After a request or a clock move: read again only while a timeline shows (a switch to one reloads everything). */
+    changed: (): void => {
+      if (shown !== null) void load().catch(() => undefined)
+    },
+  }
+}
