@@ -9,7 +9,7 @@ import { type RequestsView, requestsView } from './requests-view.js'
 import { keysView, scenarioView } from './side-views.js'
 import { PANEL_CSS } from './styles.js'
 import { timelineView } from './timeline-view.js'
-import type { KeyRow, PanelEvent, PanelSource } from './types.js'
+import type { ClockRow, KeyRow, PanelEvent, PanelSource } from './types.js'
 
 export interface MountedPanel {
   /** Reads everything again. */
@@ -37,6 +37,19 @@ function sessionPicker(source: PanelSource, onSession: (name: string) => void): 
   // Sessions come and go: the list is read again whenever the picker is about to open.
   select.addEventListener('focus', () => void load().catch(() => undefined))
   return { element: field('Session', select, 'session-select'), load }
+}
+
+/** The bar on top: the name, where the data comes from, the session (a picker for the server's), the connection. */
+function header(source: PanelSource, picker: HTMLElement, connection: HTMLElement, extras: readonly HTMLElement[] = []): HTMLElement {
+  return h(
+    'header',
+    { class: 'bar' },
+    h('h1', {}, 'petstore-mock'),
+    h('span', { class: 'source' }, source.label),
+    source.sessions ? picker : h('span', { class: 'muted' }, `session ${source.session}`),
+    connection,
+    ...extras,
+  )
 }
 
 /**
@@ -74,15 +87,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
   const container = h(
     'div',
     { class: 'panel' },
-    h(
-      'header',
-      { class: 'bar' },
-      h('h1', {}, 'petstore-mock'),
-      h('span', { class: 'source' }, source.label),
-      source.sessions ? sessions.element : h('span', { class: 'muted' }, `session ${source.session}`),
-      connection,
-      ...(options.headerExtras ?? []),
-    ),
+    header(source, sessions.element, connection, options.headerExtras),
     statusLine,
     h('div', { class: 'main' }, timeline.element, requests.element, keys.element),
     h('div', { class: 'side' }, scenario.element, clock.element, stateView(source, notify)),
@@ -93,10 +98,15 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
     keys.show(rows)
     requests.hintKey(rows[0]?.key)
   }
+  // The strip moves its now marker along a running clock between reads.
+  const showClock = (row: ClockRow) => {
+    clock.show(row)
+    timeline.clock(row)
+  }
   const refresh = async () => {
     try {
       const views = [requests, scenario, sessions, timeline]
-      await Promise.all([...views.map((view) => view.load()), source.keys().then(showKeys), source.clock().then(clock.show)])
+      await Promise.all([...views.map((view) => view.load()), source.keys().then(showKeys), source.clock().then(showClock)])
     } catch (error) {
       notify(`Could not read the session: ${messageOf(error)}`, true)
     }
@@ -115,7 +125,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
         timeline.changed()
       }, 1_000)
     } else if (event.type === 'quota') showKeys(event.data)
-    else if (event.type === 'clock') clock.show(event.data)
+    else if (event.type === 'clock') showClock(event.data)
     else if (event.type === 'connection') {
       connection.textContent = event.data.connected ? 'live' : 'reconnecting…'
       connection.className = `connection ${event.data.connected ? 'live' : 'lost'}`
@@ -134,6 +144,7 @@ export function mountPanel(root: ShadowRoot, source: PanelSource, options: Panel
       unsubscribe()
       clearTimeout(reading)
       clock.stop()
+      timeline.stop()
       root.replaceChildren()
     },
   }

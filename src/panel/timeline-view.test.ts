@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { elapsedText, stripLayout, verdictText } from './timeline-view.js'
+import { elapsedText, stageAt, stripLayout, verdictText } from './timeline-view.js'
 import type { TimelineRow } from './types.js'
 
 const START = Date.parse('2026-06-01T12:00:00Z')
@@ -77,6 +77,17 @@ describe("the timeline strip's layout", () => {
       ['b', 10, null],
     ])
     expect(stripLayout(view, 0.5).segments.map((segment) => segment.width)).toEqual([50, 50])
+  })
+})
+
+describe('the stage at a moment', () => {
+  it('is the stage whose start it is at or after and whose end it is before; none before, between or after', () => {
+    const view = viewOf(0, null, [
+      ['a', 5, 10],
+      ['b', 15, null],
+    ])
+    const minutes = [0, 5, 9.99, 10, 12, 15, 600].map((minute) => stageAt(view, minute * 60_000))
+    expect(minutes).toEqual([null, 'a', 'a', null, null, 'b', 'b'])
   })
 })
 

@@ -4,7 +4,7 @@
  * plays the incident again from the clock's now, Stop switches to the default scenario. Hidden without a timeline.
  */
 import { button, h, messageOf, replace } from './dom.js'
-import type { PanelSource, TimelineRow } from './types.js'
+import type { ClockRow, PanelSource, TimelineRow } from './types.js'
 
 type Notify = (message: string, error?: boolean) => void
 
@@ -66,6 +66,13 @@ export function stripLayout(view: TimelineRow, openShare = OPEN_SHARE): StripLay
   return { segments, now: percent(view.elapsedMs) }
 }
 
+/** The stage at `elapsedMs` from the scenario's start, as the world finds it; `null` before, between and after stages. */
+export function stageAt(view: TimelineRow, elapsedMs: number): string | null {
+  const at = Date.parse(view.startedAt) + elapsedMs
+  const stage = view.stages.find((each) => at >= Date.parse(each.startsAt) && (each.endsAt === null || at < Date.parse(each.endsAt)))
+  return stage?.name ?? null
+}
+
 /** `660000` -> `11 min 0 s`; `3723000` -> `1 h 2 min 3 s`. */
 export function elapsedText(ms: number): string {
   const seconds = Math.max(0, Math.floor(ms / 1000))
@@ -101,31 +108,13 @@ function segmentOf(segment: StripSegment, stage: TimelineRow['stages'][number]):
 }
 
 /**
- * @example
- * const timeline = timelineView(source, notify); await timeline.load()
+ * Runs `read` one at a time: a call while it runs makes it run once more after, so requests that come in bursts cost
+ * at most two reads and the last one sees them all.
  */
-export function timelineView(source: PanelSource, notify: Notify) {
-  const stages = h('div', { class: 'stages', role: 'list', 'aria-label': 'Timeline stages' })
-  const marker = h('div', { class: 'now', 'aria-hidden': 'true' })
-  const now = h('p', { class: 'timeline-now' })
-  const verdict = h('p', { class: 'verdict' })
-  let shown: TimelineRow | null = null
-  const show = (view: TimelineRow | null) => {
-    shown = view
-    element.hidden = view === null
-    if (view === null) return
-    const layout = stripLayout(view)
-    replace(stages, ...layout.segments.map((segment, index) => segmentOf(segment, view.stages[index] as TimelineRow['stages'][number])))
-    marker.style.left = `${layout.now}%`
-    const where = view.current === null ? 'no stage' : `stage "${view.current}"`
-    now.textContent = `Scenario "${view.scenario}", ${elapsedText(view.elapsedMs)} since its start: ${where}.`
-    verdict.textContent = verdictText(view.verdict)
-    verdict.className = `verdict ${view.verdict.ok ? 'ok' : 'bad'}`
-  }
-  // Requests come in bursts: one read at a time, and one more after it when something changed meanwhile.
+function oneAtATime(read: () => Promise<void>): () => Promise<void> {
   let reading: Promise<void> | undefined
   let again = false
-  const load = (): Promise<void> => {
+  return () => {
     if (reading) {
       again = true
       return reading
@@ -134,7 +123,7 @@ export function timelineView(source: PanelSource, notify: Notify) {
       try {
         do {
           again = false
-          show(await source.timeline())
+          await read()
         } while (again)
       } finally {
         reading = undefined
@@ -142,7 +131,11 @@ export function timelineView(source: PanelSource, notify: Notify) {
     })()
     return reading
   }
-  const switchTo = (name: string, done: string) => async () => {
+}
+
+/** Start (the shown scenario again) and Stop (the default scenario), each switching as `PUT /__mock/scenario` does. */
+function controlsOf(source: PanelSource, notify: Notify, shown: () => TimelineRow | null, load: () => Promise<void>): HTMLElement {
+  const switchTo = async (name: string, done: string) => {
     for (const control of controls.children) (control as HTMLButtonElement).disabled = true
     try {
       await source.useScenario(name)
@@ -154,18 +147,58 @@ export function timelineView(source: PanelSource, notify: Notify) {
       for (const control of controls.children) (control as HTMLButtonElement).disabled = false
     }
   }
+  const start = () => {
+    const scenario = shown()?.scenario
+    if (scenario) return switchTo(scenario, `Scenario "${scenario}" started again: its timeline runs from the clock's now.`)
+  }
   const controls = h(
     'div',
     { class: 'buttons' },
-    button(
-      'Start',
-      () => shown && switchTo(shown.scenario, `Scenario "${shown.scenario}" started again: its timeline runs from the clock's now.`)(),
-      {
-        title: 'Switch to this scenario again: the timeline starts from the clock’s now',
-      },
-    ),
-    button('Stop', switchTo(STOPPED, `Timeline stopped: scenario "${STOPPED}" is on.`), { title: `Switch to the "${STOPPED}" scenario` }),
+    button('Start', start, { title: 'Switch to this scenario again: its timeline starts from the clock’s now' }),
+    button('Stop', () => switchTo(STOPPED, `Timeline stopped: scenario "${STOPPED}" is on.`), {
+      title: `Switch to the "${STOPPED}" scenario`,
+    }),
   )
+  return controls
+}
+
+/**
+ * @example
+ * const timeline = timelineView(source, notify); await timeline.load()
+ */
+export function timelineView(source: PanelSource, notify: Notify) {
+  const stages = h('div', { class: 'stages', role: 'list', 'aria-label': 'Timeline stages' })
+  const marker = h('div', { class: 'now', 'aria-hidden': 'true' })
+  const now = h('p', { class: 'timeline-now' })
+  const verdict = h('p', { class: 'verdict' })
+  let shown: TimelineRow | null = null
+  let readAt = 0
+  let running: ClockRow | undefined
+  const moveMarker = (view: TimelineRow, elapsedMs: number) => {
+    marker.style.left = `${stripLayout({ ...view, elapsedMs }).now}%`
+    const where = view.current === null ? 'no stage' : `stage "${view.current}"`
+    now.textContent = `Scenario "${view.scenario}", ${elapsedText(elapsedMs)} since its start: ${where}.`
+  }
+  const show = (view: TimelineRow | null) => {
+    shown = view
+    readAt = Date.now()
+    element.hidden = view === null
+    if (view === null) return
+    const layout = stripLayout(view)
+    replace(stages, ...layout.segments.map((segment, index) => segmentOf(segment, view.stages[index] as TimelineRow['stages'][number])))
+    moveMarker(view, view.elapsedMs)
+    verdict.textContent = verdictText(view.verdict)
+    verdict.className = `verdict ${view.verdict.ok ? 'ok' : 'bad'}`
+  }
+  const load = oneAtATime(async () => show(await source.timeline()))
+  // A running clock (real time, `--clock-speed`) moves on between events: the marker follows it each second, and the
+  // strip is read again once the clock enters another stage (the world marks the current stage, docs/scenarios.md).
+  const tick = setInterval(() => {
+    if (!shown || !running) return
+    const elapsedMs = shown.elapsedMs + (Date.now() - readAt) * running.speed
+    moveMarker(shown, elapsedMs)
+    if (stageAt(shown, elapsedMs) !== shown.current) void load().catch(() => undefined)
+  }, 1000)
   const element: HTMLElement = h(
     'section',
     { class: 'timeline', hidden: true, 'aria-labelledby': 'timeline-heading' },
@@ -173,11 +206,16 @@ export function timelineView(source: PanelSource, notify: Notify) {
     h('div', { class: 'strip' }, stages, marker),
     now,
     verdict,
-    controls,
+    controlsOf(source, notify, () => shown, load),
   )
   return {
     element,
     load,
+    /** The clock as last read: a frozen one leaves the marker where the last read put it. */
+    clock: (row: ClockRow): void => {
+      running = row.frozen ? undefined : row
+    },
+    stop: (): void => clearInterval(tick),
     /** After a request or a clock move: read again only while a timeline shows (a switch to one reloads everything). */
     changed: (): void => {
       if (shown !== null) void load().catch(() => undefined)

@@ -116,3 +116,27 @@ it('shows the timeline as a strip with the stage now marked, the verdict, and st
   await expect.poll(() => page.locator('p.status-line').textContent(), SEEN).toBe('Timeline stopped: scenario "default" is on.')
   expect((await call('/v1/pets?limit=1', { key: 'test-free' })).status).toBe(200)
 })
+
+// Timing-sensitive: the page must read the timeline in the 10 s before the clock reaches the first stage.
+it('moves the now marker along a running clock and marks the next stage once the clock enters it, with no request', {
+  retry: 2,
+}, async () => {
+  expect((await call('/__mock/scenario', { method: 'PUT', body: { name: 'outage-incident' } })).status).toBe(200)
+  // Ten seconds before the first stage, the clock running at real pace.
+  expect((await call('/__mock/clock', { method: 'POST', body: { set: '2026-06-01T12:04:50Z', running: true } })).status).toBe(200)
+  const page = await openPanel()
+  await expect.poll(strip(page), SEEN).toEqual(['slowing 0 req', 'outage 0 req', 'recovered 0 req'])
+  const marker = () =>
+    section(page)
+      .locator('.now')
+      .evaluate((element) => Number.parseFloat((element as HTMLElement).style.left))
+  const first = await marker()
+  expect(first).toBeLessThan(20)
+  // 1 s of the 25-minute strip is 0.067 % of its width.
+  await expect.poll(marker, SEEN).toBeGreaterThan(first)
+  await expect.poll(strip(page), SEEN).toEqual(['slowing 0 req *', 'outage 0 req', 'recovered 0 req'])
+  await expect
+    .poll(textOf(page, '.timeline-now'), SEEN)
+    .toMatch(/^Scenario "outage-incident", 5 min \d+ s since its start: stage "slowing"\.$/)
+  expect(await marker()).toBeGreaterThanOrEqual(20)
+})
