@@ -36,6 +36,8 @@ export default defineConfig({
       { test: { name: 'http', include: ['test/http/**/*.test.ts'], ...BUSY_MACHINE } },
       // The built CLI as a process: flags, exit codes, signals, the state file across kill -9, verify, snapshot.
       { test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUSY_MACHINE } },
+      // The MCP server through the SDK's own client: over stdio (the built CLI) and at /__mock/mcp.
+      { test: { name: 'mcp', include: ['test/mcp/**/*.test.ts'], ...BUSY_MACHINE } },
       // Replicas sharing a private redis-server started per run.
       { test: { name: 'redis', include: ['test/redis/**/*.test.ts'], ...BUSY_MACHINE } },
       // The folder layers and the import rules.

@@ -1,8 +1,7 @@
 /**
- * The one command-line parser of every command (the server, `verify`, `snapshot`, `config`), on `node:util` `parseArgs` in
- * strict mode. Each command gives a table of its options; the parsing, the environment variables, the value checks
- * and `--help` are all made from it, so `--help` names every option the parser takes
- * (test/cli/usage.test.ts). A mistake is one line without a stack, exit code 2.
+ * The one command-line parser of every command (the server and each of COMMANDS), on `node:util` `parseArgs`, strict.
+ * Each command gives a table of its options; the parsing, the environment variables, the value checks and `--help` are
+ * made from it, so `--help` names every option the parser takes (test/cli/usage.test.ts). A mistake: one line, exit 2.
  */
 import { readFileSync } from 'node:fs'
 import { type ParseArgsConfig, parseArgs } from 'node:util'
@@ -80,6 +79,7 @@ export const COMMANDS = {
   snapshot: "reads a Pet Store deployment's pets (GET /pets) into a state the mock loads, so it serves that catalogue.",
   config: 'validate FILE: checks a config file (--config) and prints each problem as FILE: key: message.',
   'check-client': "-- COMMAND: grades a client SDK against the spec's failure rules (Retry-After, back-off, retries).",
+  mcp: 'the server, driven by an AI agent over MCP on stdio (or --url: attach to a running server).',
 } as const
 
 /** Every command takes these; --help lists them after its own. */

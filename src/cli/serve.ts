@@ -23,7 +23,8 @@ function keyTable(keys: readonly KeyConfig[]): string[] {
   })
 }
 
-function banner(url: string, options: PetStoreServerOptions, config: string | undefined): string {
+/** The start-up lines: where the API is, the keys, the admin API (`petstore-mock mcp` writes them to stderr). */
+export function banner(url: string, options: PetStoreServerOptions, config: string | undefined): string {
   const host = options.host ?? '127.0.0.1'
   const admin =
     options.adminToken !== undefined

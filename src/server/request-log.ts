@@ -1,8 +1,10 @@
 /**
- * The standalone server's request log: one line per request, `pretty` for people or `json` for tools.
- * Never the API key (the journal's plan and key hint only).
+ * The standalone server's request log: one line per request, `pretty` for people or `json` for tools and agents
+ * (docs/mcp.md, "Logs"): session, operation, key hint, plan, scenario and stage, fault, the latency a scenario added,
+ * duration. Never the API key (the journal's plan and key hint only).
  */
 import type { IncomingMessage } from 'node:http'
+import type { ResponseMeta } from '../core/types.js'
 
 export type LogFormat = 'pretty' | 'json' | 'silent'
 
@@ -17,10 +19,17 @@ export interface RequestLog {
   start(): number
   /** Nothing is logged: a host need not call `answered`. */
   readonly silent: boolean
-  /** Logs one request: its status (0 when a fault dropped it), the key's plan and a note. */
-  line(request: LoggedRequest, status: number, plan?: string, note?: string): void
-  /** Logs an answer the delivery wrote (or dropped: status 0), with the plan and fault the core noted on it. */
-  answered(request: LoggedRequest, status: number, response: { readonly meta?: { readonly plan?: string; readonly fault?: string } }): void
+  /** Logs one request: its status (0 when a fault dropped it), the key's plan and a note; `meta`, what the API noted on it. */
+  line(request: LoggedRequest, status: number, plan?: string, note?: string, answer?: LoggedAnswer): void
+  /** Logs an answer the delivery wrote (or dropped: status 0), with what the core and the scenario noted on it. */
+  answered(request: LoggedRequest, status: number, response: LoggedAnswer): void
+}
+
+/** What an API answer tells the log about itself. */
+export interface LoggedAnswer {
+  readonly meta?: ResponseMeta | undefined
+  /** The latency a scenario added, in ms. */
+  readonly delayMs?: number | undefined
 }
 
 /**
@@ -35,8 +44,8 @@ export function createRequestLog(format: LogFormat, write: (line: string) => voi
   const log: RequestLog = {
     silent: false,
     start,
-    answered: (request, status, { meta }) => log.line(request, status, meta?.plan, meta?.fault),
-    line({ req, started }, status, plan, note) {
+    answered: (request, status, answer) => log.line(request, status, answer.meta?.plan, answer.meta?.fault, answer),
+    line({ req, started }, status, plan, note, answer) {
       const ms = Math.round((performance.now() - started) * 10) / 10
       const session = req.headers['x-mock-session']
       if (format === 'json') {
@@ -51,6 +60,12 @@ export function createRequestLog(format: LogFormat, write: (line: string) => voi
             ms,
             session: session ?? null,
             note: note ?? null,
+            operation: answer?.meta?.operation ?? null,
+            key: answer?.meta?.keyHint ?? null,
+            scenario: answer?.meta?.scenario ?? null,
+            stage: answer?.meta?.stage ?? null,
+            fault: answer?.meta?.fault ?? null,
+            delayMs: answer?.delayMs ?? 0,
           }),
         )
       } else {

@@ -24,6 +24,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts'],
   ['handlers/'],
   ['world/'],
+  // The MCP tools act on worlds and are served by the server (`/__mock/mcp`) and the CLI (`petstore-mock mcp`).
+  ['mcp/'],
   ['server/', 'panel/'],
   [
     'cli/',

@@ -30,7 +30,7 @@ it('suggests the command a mistyped one is likely meant as, with exit code 2', a
     code: 2,
     stdout: '',
     stderr:
-      'petstore-mock help: knows no such command. Did you mean snapshot? The commands are verify, snapshot, config and check-client.\n',
+      'petstore-mock help: knows no such command. Did you mean snapshot? The commands are verify, snapshot, config, check-client and mcp.\n',
   })
 })
 
@@ -38,7 +38,7 @@ it('suggests nothing for a word close to no command', async () => {
   const { code, stderr } = await runCli(['help', 'sk-some-key'])
   expect({ code, stderr }).toEqual({
     code: 2,
-    stderr: 'petstore-mock help: knows no such command. The commands are verify, snapshot, config and check-client.\n',
+    stderr: 'petstore-mock help: knows no such command. The commands are verify, snapshot, config, check-client and mcp.\n',
   })
 })
 

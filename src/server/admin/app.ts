@@ -10,7 +10,9 @@ import { type AccessRule, adminAccess } from './access.js'
 import { type RouteContext, refuse, worldOf } from './common.js'
 import type { EventStreams } from './event-streams.js'
 import type { AdminReads } from './journal-reads.js'
+import { addKeyRoutes } from './key-routes.js'
 import { addLiveRoutes } from './live-routes.js'
+import { addMcpRoute } from './mcp-route.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
 import { addStateRoutes } from './state-routes.js'
 import { addUiRoutes } from './ui-routes.js'
@@ -80,6 +82,8 @@ export function createAdminApp(options: AdminOptions): express.Express {
   addStateRoutes(app, ctx, options.reads)
   addScenarioRoutes(app, ctx)
   addLiveRoutes(app, options)
+  addKeyRoutes(app, ctx)
+  addMcpRoute(app, options)
   addJournalRoutes(app, options.reads)
   addUiRoutes(app)
   app.use((req, res) =>

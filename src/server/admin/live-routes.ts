@@ -13,7 +13,7 @@ import { harRoute } from './journal-pages.js'
 import type { AdminReads } from './journal-reads.js'
 
 /** The package's version, for the HAR's `creator`: its own package.json, through the package's `./package.json` export. */
-function packageVersion(): string {
+export function packageVersion(): string {
   try {
     return (createRequire(import.meta.url)('petstore-mock/package.json') as { version: string }).version
   } catch {

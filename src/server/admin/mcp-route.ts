@@ -1,0 +1,61 @@
+/**
+ * `/__mock/mcp`: the MCP server over streamable HTTP, on the sessions of this server (docs/mcp.md). Stateless: each
+ * POST gets a server and transport of its own, as the SDK's stateless example does, so nothing is kept between calls
+ * but the worlds. It sits behind the admin API's guard (access.ts): loopback, the admin token, the Host and Origin
+ * checks apply to it as to every admin call.
+ */
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
+import type { Express, Request, Response } from 'express'
+import { createMcpServer } from '../../mcp/server.js'
+import { createWorldAdmin } from '../../mcp/world-admin.js'
+import type { ServerWorld } from '../../world/create-world.js'
+import type { Sessions } from '../sessions.js'
+import { packageVersion } from './live-routes.js'
+
+/** A JSON-RPC error answer outside the transport (no MCP session exists to answer it). */
+function rpcError(res: Response, status: number, code: number, message: string): void {
+  res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null })
+}
+
+/**
+ * @example
+ * addMcpRoute(app, { sessions, onChange, serverUrl: () => url })
+ */
+export function addMcpRoute(
+  app: Express,
+  parts: {
+    sessions: Sessions
+    onChange: (session: string, world: ServerWorld) => void
+    serverUrl: () => string
+    maxNameLength?: number | undefined
+  },
+): void {
+  const version = packageVersion()
+  app.post('/__mock/mcp', async (req: Request, res: Response) => {
+    let body: unknown
+    try {
+      body = JSON.parse(typeof req.body === 'string' ? req.body : '')
+    } catch {
+      return rpcError(res, 400, -32700, 'Parse error: the body must be a JSON-RPC message (MCP streamable HTTP).')
+    }
+    const admin = createWorldAdmin({
+      world: (name) => parts.sessions.get(name),
+      onChange: parts.onChange,
+      openapi: () => ({ serverUrl: `${parts.serverUrl()}${parts.sessions.main.basePath}`, maxNameLength: parts.maxNameLength }),
+      defaultSession: res.locals.session as string,
+    })
+    const server = createMcpServer(admin, version)
+    const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true })
+    res.on('close', () => {
+      void transport.close()
+      void server.close()
+    })
+    await server.connect(transport)
+    await transport.handleRequest(req, res, body)
+  })
+  // Stateless: no stream to open (GET) and no session to end (DELETE).
+  app.all('/__mock/mcp', (_req, res) => {
+    res.set('allow', 'POST')
+    rpcError(res, 405, -32000, 'Method not allowed: send MCP messages with POST (stateless streamable HTTP).')
+  })
+}
