@@ -99,7 +99,10 @@ describe("the timeline's text", () => {
   })
 
   it('says the verdict with its error rate, the limit and the banned keys', () => {
-    expect(verdictText(verdict)).toBe('Verdict: ok. Error rate 0 %. Banned keys: none.')
+    expect(verdictText(verdict)).toBe('Verdict: ok (the scenario expects nothing). Error rate 0 %. Banned keys: none.')
+    expect(verdictText({ ...verdict, maxErrorRate: 0.5, errorRate: 0.125 })).toBe(
+      'Verdict: ok. Error rate 12.5 % (at most 50 %). Banned keys: none.',
+    )
     expect(verdictText({ ...verdict, ok: false, errorRate: 0.4, maxErrorRate: 0.1, bannedKeys: ['free …free'], noBan: true })).toBe(
       'Verdict: not ok. Error rate 40 % (at most 10 %). Banned keys: free …free (none allowed).',
     )

@@ -85,7 +85,9 @@ export function verdictText(verdict: TimelineRow['verdict']): string {
   const rate = (share: number) => `${Math.round(share * 1000) / 10} %`
   const limit = verdict.maxErrorRate === null ? '' : ` (at most ${rate(verdict.maxErrorRate)})`
   const banned = verdict.bannedKeys.length === 0 ? 'none' : verdict.bannedKeys.join(', ')
-  return `Verdict: ${verdict.ok ? 'ok' : 'not ok'}. Error rate ${rate(verdict.errorRate)}${limit}. Banned keys: ${banned}${verdict.noBan ? ' (none allowed)' : ''}.`
+  // Without `expect` there is nothing to hold, and `ok` says only that (docs/scenarios.md, "Timelines").
+  const none = verdict.maxErrorRate === null && !verdict.noBan ? ' (the scenario expects nothing)' : ''
+  return `Verdict: ${verdict.ok ? 'ok' : 'not ok'}${none}. Error rate ${rate(verdict.errorRate)}${limit}. Banned keys: ${banned}${verdict.noBan ? ' (none allowed)' : ''}.`
 }
 
 function segmentOf(segment: StripSegment, stage: TimelineRow['stages'][number]): HTMLElement {

@@ -375,7 +375,9 @@ it("shows the page's timeline as a strip, follows the page's clock and fetches, 
   await page.getByRole('button', { name: 'Set clock' }).click()
   expect(await fetchApi(page, 'test-free')).toBe(503)
   await expect.poll(strip, SEEN).toEqual(['slowing0 req', 'outage1 req *', 'recovered0 req'])
-  await expect.poll(textOf(timeline.locator('.verdict')), SEEN).toBe('Verdict: ok. Error rate 100 %. Banned keys: none.')
+  await expect
+    .poll(textOf(timeline.locator('.verdict')), SEEN)
+    .toBe('Verdict: ok (the scenario expects nothing). Error rate 100 %. Banned keys: none.')
 
   await timeline.getByRole('button', { name: 'Stop' }).click()
   await expect.poll(() => select.inputValue(), SEEN).toBe('default')

@@ -102,7 +102,7 @@ it('shows the timeline as a strip with the stage now marked, the verdict, and st
       .evaluate((marker) => (marker as HTMLElement).style.left),
   ).toBe('44%')
   await expect.poll(textOf(page, '.timeline-now'), SEEN).toBe('Scenario "outage-incident", 11 min 0 s since its start: stage "outage".')
-  await expect.poll(textOf(page, '.verdict'), SEEN).toBe('Verdict: ok. Error rate 100 %. Banned keys: none.')
+  await expect.poll(textOf(page, '.verdict'), SEEN).toBe('Verdict: ok (the scenario expects nothing). Error rate 100 %. Banned keys: none.')
 
   // Start: the scenario again, its timeline (and, this scenario having a clock of its own, its clock) from the start.
   await section(page).getByRole('button', { name: 'Start' }).click()
