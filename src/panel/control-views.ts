@@ -52,7 +52,8 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
   // A running clock moves on between events: the display follows it each second.
   const tick = setInterval(() => {
     if (!shown || shown.clock.frozen) return
-    time.value = new Date(Date.parse(shown.clock.now) + (Date.now() - shown.at)).toISOString()
+    // At --clock-speed N the store's clock moves N ms each real ms (`speed` is missing from servers before it existed).
+    time.value = new Date(Date.parse(shown.clock.now) + (Date.now() - shown.at) * (shown.clock.speed ?? 1)).toISOString()
   }, 1000)
   const moment = h('input', { type: 'text', placeholder: SUNSET, size: 24, spellcheck: 'false' })
   const advance = (label: string, seconds: number) =>
@@ -92,7 +93,8 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
 /** How the clock runs, beside its time. */
 function modeText(clock: ClockRow): string {
   if (clock.frozen) return '(frozen)'
-  return clock.offsetMs === 0 ? '(real time)' : `(running, ${Math.round(clock.offsetMs / 1000)} s from real time)`
+  const pace = (clock.speed ?? 1) === 1 ? '' : `, ${clock.speed}× real time`
+  return clock.offsetMs === 0 && pace === '' ? '(real time)' : `(running${pace}, ${Math.round(clock.offsetMs / 1000)} s from real time)`
 }
 
 /**
