@@ -4,10 +4,7 @@
  * but the worlds. It sits behind the admin API's guard (access.ts): loopback, the admin token, the Host and Origin
  * checks apply to it as to every admin call.
  */
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js'
 import type { Express, Request, Response } from 'express'
-import { createMcpServer } from '../../mcp/server.js'
-import { createWorldAdmin } from '../../mcp/world-admin.js'
 import type { ServerWorld } from '../../world/create-world.js'
 import type { Sessions } from '../sessions.js'
 import { packageVersion } from './live-routes.js'
@@ -16,6 +13,14 @@ import { packageVersion } from './live-routes.js'
 function rpcError(res: Response, status: number, code: number, message: string): void {
   res.status(status).json({ jsonrpc: '2.0', error: { code, message }, id: null })
 }
+
+/** The SDK and the tools: loaded on the first MCP request, so the admin API's other calls (the panel, health) start without. */
+const loadMcp = () =>
+  Promise.all([
+    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    import('../../mcp/server.js'),
+    import('../../mcp/world-admin.js'),
+  ])
 
 /**
  * @example
@@ -31,6 +36,7 @@ export function addMcpRoute(
   },
 ): void {
   const version = packageVersion()
+  let modules: ReturnType<typeof loadMcp> | undefined
   app.post('/__mock/mcp', async (req: Request, res: Response) => {
     let body: unknown
     try {
@@ -38,6 +44,7 @@ export function addMcpRoute(
     } catch {
       return rpcError(res, 400, -32700, 'Parse error: the body must be a JSON-RPC message (MCP streamable HTTP).')
     }
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }, { createWorldAdmin }] = await (modules ??= loadMcp())
     const admin = createWorldAdmin({
       world: (name) => parts.sessions.get(name),
       onChange: parts.onChange,
