@@ -38,6 +38,8 @@ export default defineConfig({
       { test: { name: 'cli', include: ['test/cli/**/*.test.ts'], ...BUSY_MACHINE } },
       // The MCP server through the SDK's own client: over stdio (the built CLI) and at /__mock/mcp.
       { test: { name: 'mcp', include: ['test/mcp/**/*.test.ts'], ...BUSY_MACHINE } },
+      // Why this answer: the reasons in the journal, X-Mock-Reason, spans and metrics (docs/explain.md).
+      { test: { name: 'explain', include: ['test/explain/**/*.test.ts'], ...BUSY_MACHINE } },
       // Replicas sharing a private redis-server started per run.
       { test: { name: 'redis', include: ['test/redis/**/*.test.ts'], ...BUSY_MACHINE } },
       // The folder layers and the import rules.

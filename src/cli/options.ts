@@ -159,6 +159,12 @@ export const OPTIONS = {
     help: 'Bearer token for /__mock; required to use it off loopback',
     readme: 'Bearer token for `/__mock`; without it the admin API is open on loopback and off elsewhere',
   },
+  explain: {
+    group: ADMIN,
+    help: 'Every answer carries X-Mock-Reason, the rule behind it (without it: only when the request sends X-Mock-Explain: 1)',
+    readme:
+      'Every answer carries `X-Mock-Reason`: the rule that decided it and its facts ([docs/explain.md](docs/explain.md)); without it, only answers to requests sending `X-Mock-Explain: 1`',
+  },
   log: {
     group: ADMIN,
     value: 'FORMAT',

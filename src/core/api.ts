@@ -8,62 +8,15 @@
  * headers are on all of its responses; its 404/405 is answered after the key and quota checks.
  */
 
-import type { PetStatus } from '../schemas.js'
 import { OPERATIONS, type OperationId } from '../spec.js'
 import { authenticate, redactKey } from './auth.js'
-import { type ErrorCode, problem } from './errors.js'
+import { problem } from './errors.js'
 import { serializePage, utf8Length } from './json.js'
-import type { Added, ApiKey, ApiRequest, ApiResponse, ApiResult, PetEntry, PetPage, PetRepository } from './types.js'
-import { parsePetId, type QueryValidation, validateListQuery, validateNewPet } from './validate.js'
+import type { RuleId } from './reason.js'
+import type { Added, Api, ApiRequest, ApiResponse, ApiResult, ApiWorld, PetEntry, PetPage, QuotaDecision } from './types.js'
+import { parsePetId, validateListQuery, validateNewPet } from './validate.js'
 
-/** What the quota (rate limiter) decides for one request. */
-export type QuotaDecision =
-  | { ok: true; headers: Record<string, string> }
-  | { ok: false; code: ErrorCode; message: string; headers: Record<string, string> }
-
-/** The rate-limit seam: counts a key's requests and says which headers to send. */
-export interface Quota {
-  /**
-   * Counts one request of an authenticated key, or refuses it. A shared quota (`--redis`) decides elsewhere and
-   * answers later: the in-memory one answers at once, and the core then stays synchronous.
-   */
-  consume(key: ApiKey): QuotaDecision | Promise<QuotaDecision>
-  /** The `X-RateLimit-*` headers of a response to a request without a valid key. */
-  unauthenticated(): Record<string, string>
-}
-
-export interface ApiOptions {
-  /** `strict`: 400 for a bad `limit` or `status`; `lenient`: clamp and match nothing. */
-  readonly queryValidation: QueryValidation
-  /** Status stored when `POST /pets` omits it; `undefined` stores the pet without status. */
-  readonly defaultStatus: PetStatus | undefined
-  /** Bodies longer than this are answered 413. */
-  readonly maxBodyBytes: number
-  /** A new pet's `name` may have at most this many characters (code points); a longer one is answered 400. */
-  readonly maxNameLength: number
-  /** The status of `unsupported_media_type`: 400 (the spec's status for a bad body, default) or 415. */
-  readonly mediaTypeErrorStatus: 400 | 415
-  /** When `GET /pets/{petId}` is removed (ms since the epoch). */
-  readonly sunsetAt: number
-  /** When `GET /pets/{petId}` was deprecated (ms since the epoch), for the `Deprecation` header. */
-  readonly deprecatedAt: number
-}
-
-/** Everything the core reads: one world's data, keys, clock and quota. */
-export interface ApiWorld {
-  /** The path the API lives under, e.g. `/v1`. */
-  readonly basePath: string
-  readonly keys: ReadonlyMap<string, ApiKey>
-  readonly pets: PetRepository
-  readonly quota: Quota
-  /** The world's clock, in ms since the epoch. */
-  readonly now: () => number
-  readonly options: ApiOptions
-}
-
-export interface Api {
-  handle(request: ApiRequest): ApiResult
-}
+export type { Api, ApiOptions, ApiWorld, Quota, QuotaDecision } from './types.js'
 
 /** Where each operation of the spec lives ("Endpoints"): a path relative to the base path and a method. */
 export type RouteMatch =
@@ -123,6 +76,11 @@ export function matchRoute(method: string, path: string): RouteMatch {
   return { ok: false, code: 'route_not_found' }
 }
 
+/** An error answer marked with the rule that decided it (src/core/reason.ts). */
+function refused(rule: RuleId, ...args: Parameters<typeof problem>): ApiResponse {
+  return { ...problem(...args), meta: { rule } }
+}
+
 function header(request: ApiRequest, name: string): string | undefined {
   const value = request.headers[name]
   return typeof value === 'string' || value === undefined ? value : value.join(', ')
@@ -153,10 +111,16 @@ function listed(page: PetPage): ApiResponse {
 /** `GET /pets` (listPets). */
 function listPets(world: ApiWorld, request: ApiRequest): ApiResult {
   const query = validateListQuery(request.query, world.options.queryValidation)
-  if (!query.ok) return problem('invalid_query_parameter', query.message)
+  if (!query.ok) return refused(query.rule, 'invalid_query_parameter', query.message)
   const entries = query.statusMatchesNothing ? { entries: [] } : world.pets.list(query.status, query.limit)
   return entries instanceof Promise ? entries.then(listed) : listed(entries)
 }
+
+const RULE_OF_BODY = {
+  invalid_json: 'validation.json',
+  invalid_body: 'validation.body',
+  unsupported_media_type: 'validation.media-type',
+} as const satisfies Record<string, RuleId>
 
 /** `POST /pets` (createPet). */
 function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
@@ -164,7 +128,7 @@ function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
   const result = validateNewPet(header(request, 'content-type'), request.body, facts, world.options.maxNameLength)
   if (!result.ok) {
     const status = result.code === 'unsupported_media_type' ? world.options.mediaTypeErrorStatus : undefined
-    return problem(result.code, result.message, {}, status)
+    return refused(RULE_OF_BODY[result.code], result.code, result.message, {}, status)
   }
   const { defaultStatus } = world.options
   const pet = result.pet.status === undefined && defaultStatus !== undefined ? { ...result.pet, status: defaultStatus } : result.pet
@@ -175,7 +139,8 @@ function createPet(world: ApiWorld, request: ApiRequest): ApiResult {
 /** The answer to a create: 201 once every copy has the pet, or 507 when no id was left. */
 function created(world: ApiWorld, added: Added | undefined): ApiResult {
   if (!added) {
-    return problem(
+    return refused(
+      'data.id-space-exhausted',
       'id_space_exhausted',
       'No int64 id is left for a new pet: the largest id is the int64 maximum. Reset the state or import one with a lower nextId.',
     )
@@ -189,7 +154,8 @@ function created(world: ApiWorld, added: Added | undefined): ApiResult {
 function getPet(world: ApiWorld, petId: string): ApiResult {
   const { basePath, options } = world
   if (world.now() >= options.sunsetAt) {
-    return problem(
+    return refused(
+      'lifecycle.after-sunset',
       'gone',
       `GET ${basePath}/pets/{petId} was removed on ${new Date(options.sunsetAt).toUTCString()}. Use GET ${basePath}/pets with the status filter instead.`,
     )
@@ -200,13 +166,14 @@ function getPet(world: ApiWorld, petId: string): ApiResult {
 }
 
 function got(entry: PetEntry | undefined, petId: string): ApiResponse {
-  if (!entry) return problem('pet_not_found', `No pet with id ${JSON.stringify(petId)}.`)
+  if (!entry) return refused('data.pet-not-found', 'pet_not_found', `No pet with id ${JSON.stringify(petId)}.`)
   return json(200, entry.json)
 }
 
 /** `GET /store/orders`: listed by the spec, not defined by it. */
 function listOrders(world: ApiWorld): ApiResponse {
-  return problem(
+  return refused(
+    'spec.not-defined',
     'not_implemented',
     `GET ${world.basePath}/store/orders is listed by the Pet Store spec, but the spec does not define it, so petstore-mock cannot answer it. Put your own msw handler in front of it (see docs/in-process.md and docs/server.md, "Your own handlers").`,
   )
@@ -243,7 +210,7 @@ export function createApi(world: ApiWorld): Api {
   return {
     handle(request) {
       if (!request.path.startsWith(basePath) || (request.path.length > basePath.length && request.path[basePath.length] !== '/')) {
-        return problem('route_not_found', `No operation at ${request.path}: the API lives under ${basePath}.`)
+        return refused('route.not-found', 'route_not_found', `No operation at ${request.path}: the API lives under ${basePath}.`)
       }
       const route = matchRoute(request.method, request.path.slice(basePath.length))
       const isGetPet =
@@ -255,17 +222,21 @@ export function createApi(world: ApiWorld): Api {
       if (!caller.ok) {
         const response = problem('unauthorized', caller.message, { 'www-authenticate': 'Bearer', ...world.quota.unauthenticated() })
         // The operation is known before the key: the journal (and spec coverage) tells a 401 of POST /pets from one of GET.
-        const meta = { operation: route.ok ? route.operation : undefined }
+        const meta = { operation: route.ok ? route.operation : undefined, rule: caller.rule }
         return { ...response, headers: extra ? { ...extra, ...response.headers } : response.headers, meta }
       }
       const decided = world.quota.consume(caller.key)
-      const meta = { plan: caller.key.plan, keyHint: redactKey(caller.key.key), operation: route.ok ? route.operation : undefined }
+      const { plan } = caller.key
+      const keyHint = redactKey(caller.key.key)
+      const operation = route.ok ? route.operation : undefined
       const counted = (quota: QuotaDecision) => afterQuota(world, request, route, quota, (response) => finish(quota, response))
       const finish = (quota: QuotaDecision, response: ApiResponse): ApiResponse => {
         // The quota's headers object is new for each request: add to it rather than copy it (hot path).
         const headers = quota.headers
         if (extra) Object.assign(headers, extra)
         Object.assign(headers, response.headers)
+        // The rule is the response's own (an error names it), else `ok` (src/core/reason.ts).
+        const meta = { plan, keyHint, operation, rule: response.meta?.rule ?? 'ok' }
         return { status: response.status, headers, body: response.body, meta }
       }
       return decided instanceof Promise ? decided.then(counted) : counted(decided)
@@ -281,18 +252,24 @@ function afterQuota(
   quota: QuotaDecision,
   finish: (response: ApiResponse) => ApiResponse,
 ): ApiResult {
-  if (!quota.ok) return finish(problem(quota.code, quota.message))
+  if (!quota.ok) return finish(refused(quota.rule, quota.code, quota.message))
   if (!route.ok) {
-    if (route.code === 'route_not_found') return finish(problem('route_not_found', `No operation at ${request.method} ${request.path}.`))
+    if (route.code === 'route_not_found')
+      return finish(refused('route.not-found', 'route_not_found', `No operation at ${request.method} ${request.path}.`))
     return finish(
-      problem('method_not_allowed', `${request.method} is not allowed on ${request.path}; allowed: ${route.allow}.`, {
-        allow: route.allow,
-      }),
+      refused(
+        'route.method-not-allowed',
+        'method_not_allowed',
+        `${request.method} is not allowed on ${request.path}; allowed: ${route.allow}.`,
+        {
+          allow: route.allow,
+        },
+      ),
     )
   }
   const { maxBodyBytes } = world.options
   if (request.bodyTooLarge || isTooLarge(request, maxBodyBytes)) {
-    return finish(problem('payload_too_large', `Request body is larger than ${maxBodyBytes} bytes.`))
+    return finish(refused('validation.body-too-large', 'payload_too_large', `Request body is larger than ${maxBodyBytes} bytes.`))
   }
   const result = operate(world, route.operation, request, route.petId)
   return result instanceof Promise ? result.then(finish) : finish(result)

@@ -4,7 +4,9 @@
  */
 import type { ApiKey } from './types.js'
 
-export type AuthResult = { ok: true; key: ApiKey } | { ok: false; message: string }
+export type AuthResult =
+  | { ok: true; key: ApiKey }
+  | { ok: false; message: string; rule: 'auth.missing' | 'auth.malformed' | 'auth.unknown-key' }
 
 const BEARER = /^[ \t]*bearer[ \t]+([^ \t]+)[ \t]*$/i
 
@@ -30,6 +32,7 @@ export function authenticate(authorization: string | undefined, keys: ReadonlyMa
     return {
       ok: false,
       message: 'Missing API key: send the header "Authorization: Bearer <API_KEY>".',
+      rule: 'auth.missing',
     }
   }
   const token = bearerToken(authorization)
@@ -37,11 +40,12 @@ export function authenticate(authorization: string | undefined, keys: ReadonlyMa
     return {
       ok: false,
       message: 'Malformed Authorization header: expected "Bearer <API_KEY>".',
+      rule: 'auth.malformed',
     }
   }
   const key = keys.get(token)
   if (!key) {
-    return { ok: false, message: `Invalid API key ${redactKey(token)}.` }
+    return { ok: false, message: `Invalid API key ${redactKey(token)}.`, rule: 'auth.unknown-key' }
   }
   return { ok: true, key }
 }

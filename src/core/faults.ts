@@ -8,7 +8,7 @@ import { matchRoute } from './api.js'
 import { bearerToken } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
 import { drawLatency, type LatencySpec, type Random } from './random.js'
-import type { ApiRequest, ApiResponse, ApiResult } from './types.js'
+import type { ApiRequest, ApiResponse, ApiResult, ResponseMeta } from './types.js'
 
 export type Fault =
   | ({ type: 'latency' } & LatencySpec)
@@ -101,41 +101,57 @@ export function withFaults(
       let delayMs = 0
       const labels: string[] = []
       let terminal: Fault | undefined
-      for (const entry of compiled) {
+      // The rule a reason names (src/core/reason.ts): the one whose fault ended the request, else the first latency.
+      let faultRule: number | undefined
+      for (const [index, entry] of compiled.entries()) {
         if (!fires(entry, request)) continue
         const fault = pick(entry.rule.fault)
+        faultRule ??= index
         if (fault.type === 'latency') {
           delayMs += drawLatency(random, fault)
           labels.push('latency')
           continue
         }
+        faultRule = index
         terminal = fault
         labels.push(fault.type === 'status' ? `status-${fault.status}` : fault.type)
         break
       }
       if (labels.length === 0) return api.handle(request)
-      const meta = { scenario, fault: labels.join('+') }
-      const delay = delayMs > 0 ? { delayMs } : {}
-      if (terminal?.type === 'status') {
-        const headers: Record<string, string> = terminal.retryAfter === undefined ? {} : { 'retry-after': String(terminal.retryAfter) }
-        const code = STATUS_CODES[terminal.status] ?? 'internal_error'
-        return {
-          ...problem(code, terminal.message ?? `Injected by scenario "${scenario}" (chaos: not a response the spec documents).`, headers),
-          meta,
-          ...delay,
-        }
-      }
-      if (terminal?.type === 'network-error' || terminal?.type === 'timeout') {
-        return { status: 0, headers: {}, body: '', drop: terminal.type, meta, ...delay }
-      }
-      const finish = (response: ApiResponse): ApiResponse => {
-        let body = response.body
-        if (terminal?.type === 'malformed-body') body = `${body.slice(0, Math.max(1, Math.floor(body.length / 2)))}<!-- not JSON -->`
-        else if (terminal?.type === 'truncated-body') body = body.slice(0, Math.floor(body.length / 2))
-        return { ...response, body, meta: { ...response.meta, ...meta }, ...delay }
-      }
-      const result = api.handle(request)
-      return result instanceof Promise ? result.then(finish) : finish(result)
+      // A rule fired (labels has one), so faultRule is set.
+      const meta = { scenario, fault: labels.join('+'), faultRule: faultRule as number }
+      return answerWith(api, request, { terminal, meta, delayMs })
     },
   }
+}
+
+/**
+ * The answer once the rules fired: the terminal fault's (a status, a dropped connection, the core's answer with a broken
+ * body), else the core's answer delayed. A fault that decides the answer is its rule (`scenario.fault`,
+ * src/core/reason.ts); a latency only delays the core's.
+ */
+function answerWith(
+  api: Api,
+  request: ApiRequest,
+  { terminal, meta, delayMs }: { terminal: Fault | undefined; meta: ResponseMeta & { scenario: string }; delayMs: number },
+): ApiResult {
+  const marked = terminal === undefined ? meta : { ...meta, rule: 'scenario.fault' as const }
+  const delay = delayMs > 0 ? { delayMs } : {}
+  if (terminal?.type === 'status') {
+    const headers: Record<string, string> = terminal.retryAfter === undefined ? {} : { 'retry-after': String(terminal.retryAfter) }
+    const code = STATUS_CODES[terminal.status] ?? 'internal_error'
+    const message = terminal.message ?? `Injected by scenario "${meta.scenario}" (chaos: not a response the spec documents).`
+    return { ...problem(code, message, headers), meta: marked, ...delay }
+  }
+  if (terminal?.type === 'network-error' || terminal?.type === 'timeout') {
+    return { status: 0, headers: {}, body: '', drop: terminal.type, meta: marked, ...delay }
+  }
+  const finish = (response: ApiResponse): ApiResponse => {
+    let body = response.body
+    if (terminal?.type === 'malformed-body') body = `${body.slice(0, Math.max(1, Math.floor(body.length / 2)))}<!-- not JSON -->`
+    else if (terminal?.type === 'truncated-body') body = body.slice(0, Math.floor(body.length / 2))
+    return { ...response, body, meta: { ...response.meta, ...marked }, ...delay }
+  }
+  const result = api.handle(request)
+  return result instanceof Promise ? result.then(finish) : finish(result)
 }

@@ -165,6 +165,7 @@ export function decisionOf(
       return {
         ok: false,
         code: 'key_temporarily_banned',
+        rule: 'rate.ban',
         message: `API key is temporarily banned for retrying before Retry-After had passed; the ban ends at ${new Date(outcome.until).toISOString()}.`,
         headers: withRetryAfter(rateHeaders(outcome.limit, 0, outcome.until), retryAfterValue(options, outcome.until, at)),
       }
@@ -172,6 +173,7 @@ export function decisionOf(
       return {
         ok: false,
         code: 'key_temporarily_banned',
+        rule: 'rate.ban',
         message: `API key is temporarily banned for ${seconds(options.banDurationMs)} s: it sent ${options.banAfterEarlyRetries} requests before Retry-After had passed.`,
         headers: withRetryAfter(rateHeaders(outcome.limit, 0, outcome.until), retryAfterValue(options, outcome.until, at)),
       }
@@ -180,6 +182,7 @@ export function decisionOf(
       return {
         ok: false,
         code: 'rate_limited',
+        rule: outcome.day ? 'rate.day-window' : 'rate.minute-window',
         message: `Rate limit exceeded: ${outcome.limit} requests per ${outcome.day ? 'day' : 'minute'} for the ${key.plan} plan. Retry after ${retryAfter}${options.retryAfterFormat === 'seconds' ? ' s' : ''}.`,
         headers: withRetryAfter(rateHeaders(outcome.limit, 0, outcome.resetAt), retryAfter),
       }

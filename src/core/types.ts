@@ -2,8 +2,10 @@
  * Plain-data shapes the core works on. Hosts convert to and from them at the edges
  * (msw handlers and `petStore.fetch` from Fetch objects, the standalone server from `node:http`).
  */
+
 import type { NewPetRecord, PetRecord, PetStatus } from '../schemas.js'
 import type { Limits, Plan } from '../spec.js'
+import type { RuleId } from './reason.js'
 
 export type { Limits, Plan } from '../spec.js'
 
@@ -54,6 +56,10 @@ export interface ResponseMeta {
   readonly fault?: string
   /** The `--proxy` upstream that answered, when the mock relayed the request. */
   readonly upstream?: string
+  /** The rule that decided the answer (src/core/reason.ts, `RULES`); absent means `ok` when the core answered. */
+  readonly rule?: RuleId
+  /** The index of the scenario's (or stage's) fault rule that fired, in its `faults` list. */
+  readonly faultRule?: number
 }
 
 /** What the core answers: a response now, or once the store has written. */
@@ -107,4 +113,56 @@ export interface ApiKey {
   readonly key: string
   readonly plan: Plan
   readonly limits: Limits
+}
+
+/** `strict`: 400 for a bad `limit` or `status`; `lenient`: clamp and match nothing. */
+export type QueryValidation = 'strict' | 'lenient'
+
+/** What the quota (rate limiter) decides for one request. */
+export type QuotaDecision =
+  | { ok: true; headers: Record<string, string> }
+  | { ok: false; code: 'rate_limited' | 'key_temporarily_banned'; rule: RuleId; message: string; headers: Record<string, string> }
+
+/** The rate-limit seam: counts a key's requests and says which headers to send. */
+export interface Quota {
+  /**
+   * Counts one request of an authenticated key, or refuses it. A shared quota (`--redis`) decides elsewhere and
+   * answers later: the in-memory one answers at once, and the core then stays synchronous.
+   */
+  consume(key: ApiKey): QuotaDecision | Promise<QuotaDecision>
+  /** The `X-RateLimit-*` headers of a response to a request without a valid key. */
+  unauthenticated(): Record<string, string>
+}
+
+export interface ApiOptions {
+  /** `strict`: 400 for a bad `limit` or `status`; `lenient`: clamp and match nothing. */
+  readonly queryValidation: QueryValidation
+  /** Status stored when `POST /pets` omits it; `undefined` stores the pet without status. */
+  readonly defaultStatus: PetStatus | undefined
+  /** Bodies longer than this are answered 413. */
+  readonly maxBodyBytes: number
+  /** A new pet's `name` may have at most this many characters (code points); a longer one is answered 400. */
+  readonly maxNameLength: number
+  /** The status of `unsupported_media_type`: 400 (the spec's status for a bad body, default) or 415. */
+  readonly mediaTypeErrorStatus: 400 | 415
+  /** When `GET /pets/{petId}` is removed (ms since the epoch). */
+  readonly sunsetAt: number
+  /** When `GET /pets/{petId}` was deprecated (ms since the epoch), for the `Deprecation` header. */
+  readonly deprecatedAt: number
+}
+
+/** Everything the core reads: one world's data, keys, clock and quota. */
+export interface ApiWorld {
+  /** The path the API lives under, e.g. `/v1`. */
+  readonly basePath: string
+  readonly keys: ReadonlyMap<string, ApiKey>
+  readonly pets: PetRepository
+  readonly quota: Quota
+  /** The world's clock, in ms since the epoch. */
+  readonly now: () => number
+  readonly options: ApiOptions
+}
+
+export interface Api {
+  handle(request: ApiRequest): ApiResult
 }

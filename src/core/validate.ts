@@ -6,7 +6,9 @@
 import { INT64_MAX, INT64_MIN, type NewPetRecord, NewPetSchema, type PetStatus } from '../schemas.js'
 import { DEFAULT_MAX_NAME_LENGTH, PAGE_SIZE, PET_STATUSES } from '../spec.js'
 import { parseJson } from './json.js'
-import type { ApiRequest } from './types.js'
+import type { ApiRequest, QueryValidation } from './types.js'
+
+export type { QueryValidation } from './types.js'
 
 /** What a host read of a request's body: its text, or why it has none. */
 export interface HostBody {
@@ -48,11 +50,10 @@ const { default: LIMIT_DEFAULT, min: LIMIT_MIN, max: LIMIT_MAX } = PAGE_SIZE
  * `strict` answers 400, `lenient` clamps `limit` into range (default 20 when not a number) and
  * matches no pet for an unknown `status`.
  */
-export type QueryValidation = 'strict' | 'lenient'
 
 export type ListQueryResult =
   | { ok: true; limit: number; status: PetStatus | undefined; statusMatchesNothing: boolean }
-  | { ok: false; message: string }
+  | { ok: false; message: string; rule: 'validation.limit' | 'validation.status' }
 
 const INTEGER_TEXT = /^-?\d+$/
 const isPetStatus = (value: string): value is PetStatus => (PET_STATUSES as readonly string[]).includes(value)
@@ -118,7 +119,10 @@ export function validateListQuery(query: string, mode: QueryValidation): ListQue
     else problems.push(`status must be one of ${PET_STATUSES.join(', ')} (got ${JSON.stringify(raw)})`)
   }
 
-  if (problems.length > 0) return { ok: false, message: `Invalid query: ${problems.join('; ')}.` }
+  if (problems.length > 0) {
+    const rule = problems[0]?.startsWith('limit') ? 'validation.limit' : 'validation.status'
+    return { ok: false, message: `Invalid query: ${problems.join('; ')}.`, rule }
+  }
   return { ok: true, limit, status, statusMatchesNothing }
 }
 

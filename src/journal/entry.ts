@@ -3,6 +3,7 @@
  * journal kept of it (`Raw`), and the filters of `find`.
  */
 import { parseJsonReadable, utf8Length } from '../core/json.js'
+import { type Reason, type RuleId, reasonOf, ruleOf } from '../core/reason.js'
 import type { ApiRequest, ApiResponse, Plan } from '../core/types.js'
 
 /** One answered request. */
@@ -43,6 +44,8 @@ export interface JournalEntry {
   readonly scenario: string | undefined
   /** The fault a scenario injected, if any (e.g. `latency`, `network-error`, `status-503`). */
   readonly fault: string | undefined
+  /** The rule that decided the answer (`rate.minute-window`, `auth.missing`, `ok`, …: src/core/reason.ts). */
+  readonly rule: RuleId
   /** The order in which requests reached this world (1, 2, …); answers may be recorded in another order. */
   readonly arrival: number
   /**
@@ -65,10 +68,12 @@ export interface JournalEntry {
   /** The response body as sent, or its first 16 KiB (then `responseBodyTruncated` is `true`). */
   readonly responseBody: string
   readonly responseBodyTruncated: boolean
+  /** Why the answer is what it is: the rule, the facts it read and one sentence (docs/explain.md). */
+  readonly reason: Reason
 }
 
 /** What an event stream or a table shows of an entry: everything but headers and bodies. */
-export type JournalSummary = Omit<JournalEntry, 'body' | 'bodyText' | 'requestHeaders' | 'responseHeaders' | 'responseBody'>
+export type JournalSummary = Omit<JournalEntry, 'body' | 'bodyText' | 'requestHeaders' | 'responseHeaders' | 'responseBody' | 'reason'>
 
 /** Filters of `find`: each given field must match. */
 export interface JournalFilter {
@@ -79,6 +84,8 @@ export interface JournalFilter {
   plan?: Plan
   operation?: string
   code?: string
+  /** The rule that decided the answer (`rate.ban`, …), or a family of rules ending in a dot (`rate.`). */
+  rule?: string
 }
 
 const numberOr = (value: string | undefined): number | undefined => {
@@ -109,6 +116,8 @@ export function matchesFilter(entry: JournalSummary, filter: JournalFilter): boo
   const { method, path } = filter
   if (method !== undefined && entry.method !== method.toUpperCase()) return false
   if (path !== undefined && (typeof path === 'string' ? entry.path !== path : !path.test(entry.path))) return false
+  const { rule } = filter
+  if (rule !== undefined && (rule.endsWith('.') ? !entry.rule.startsWith(rule) : entry.rule !== rule)) return false
   return EXACT_FILTERS.every((field) => filter[field] === undefined || entry[field] === filter[field])
 }
 
@@ -171,6 +180,7 @@ export function toSummary(raw: Raw): JournalSummary {
     code: raw.code,
     scenario: raw.scenario,
     fault: raw.fault,
+    rule: ruleOf({ rule: raw.meta?.rule, status: raw.status }),
     arrival: raw.arrival,
     delivered: raw.delivered,
     durationMs: raw.durationMs,
@@ -189,6 +199,20 @@ export function toEntry(raw: Raw): JournalEntry {
     requestHeaders: redactedHeaders(raw.requestHeaders),
     responseHeaders: raw.headers,
     responseBody: raw.responseBody,
+    get reason() {
+      const { meta } = raw
+      return reasonOf({
+        status: raw.status,
+        headers: raw.headers,
+        rule: meta?.rule,
+        plan: meta?.plan,
+        keyHint: meta?.keyHint,
+        scenario: raw.scenario,
+        stage: meta?.stage,
+        fault: raw.fault,
+        faultRule: meta?.faultRule,
+      })
+    },
   }
   raw.entry = entry
   return entry

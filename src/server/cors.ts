@@ -14,9 +14,11 @@ const EXPOSED_HEADERS = [
   'Link',
   'WWW-Authenticate',
   'Allow',
+  // Only sent when asked for (docs/explain.md): the rule behind the answer.
+  'X-Mock-Reason',
 ].join(', ')
 
-const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Mock-Session, X-Mock-Scenario'
+const ALLOWED_HEADERS = 'Authorization, Content-Type, X-Mock-Session, X-Mock-Scenario, X-Mock-Explain'
 const ALLOWED_METHODS = 'GET, POST, PUT, DELETE, PATCH, OPTIONS'
 
 /** `'*'` allows any origin; a list allows those origins only. */

@@ -20,7 +20,7 @@ import { parseSnapshot, type SteppedSnapshot, steppedOf, type WorldSnapshot } fr
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
-import { withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
+import { withExplain, withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
 import { withProxy } from './proxy.js'
 import { createScenarioSwitch, type ScenarioSwitch } from './scenario-switch.js'
 import type { TimelineView } from './timeline.js'
@@ -131,7 +131,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
 
-  // The pipeline, outermost first: journal -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
+  // The pipeline, outermost first: journal -> explain (X-Mock-Reason when asked) -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(scenarios.active, {
     catalogue,
     oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
@@ -139,7 +139,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   const routed = resolved.proxy ? withProxy(scenarioStep, { ...resolved.proxy, basePath }) : scenarioStep
   // A shared store may be unreachable: a failed answer becomes a 503.
   const guarded = shared.quota ? withStoreFailures(routed) : routed
-  const pipeline = withJournal(guarded, journal, scenarios.active)
+  const pipeline = withJournal(withExplain(guarded, { always: resolved.explain, active: scenarios.active }), journal, scenarios.active)
   const { handle } = pipeline
 
   return {

@@ -162,6 +162,7 @@ describe('world events: requests', () => {
       rateLimit: { limit: 60, remaining: 59, reset: NOON_MS / 1000 + 60 },
       code: undefined,
       scenario: 'default',
+      rule: 'ok',
       fault: undefined,
       arrival: 1,
       // The summary is built when first read (here after the answer was delivered; the event stream reads it at once).

@@ -35,6 +35,11 @@ export interface PetStoreOptions {
    * minute for a person watching. Not with a `Clock` of your own (give it its own pace).
    */
   clockSpeed?: number
+  /**
+   * `true`: every answer carries `X-Mock-Reason`, the rule that decided it and its facts (docs/explain.md). Default
+   * `false`: only answers to requests that send `X-Mock-Explain: 1` carry it.
+   */
+  explain?: boolean
   /** `strict` (default): 400 for `limit` outside 1..100 or an unknown `status`; `lenient`: clamp. */
   queryValidation?: QueryValidation
   /** Status stored when `POST /pets` omits it. Default: none (the pet has no `status`). */
@@ -102,6 +107,8 @@ export interface ResolvedOptions {
   readonly rateLimit: RateLimitOptions
   readonly journalLimit: number
   readonly journalMaxBytes: number
+  /** Every answer carries `X-Mock-Reason` (else only those asked for with `X-Mock-Explain: 1`). */
+  readonly explain: boolean
   readonly keys: readonly KeyConfig[]
   /** The option's pets: a count or a list (checked when a scenario starts, as scenarios may replace them). */
   readonly pets: number | readonly PetRecordInput[]
@@ -204,6 +211,10 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     },
     rateLimit: resolveRateLimit(options.rateLimit ?? {}),
     journalLimit: wholeNumber(options.journalLimit ?? 1_000, 'journalLimit', 0),
+    explain:
+      options.explain === undefined || typeof options.explain === 'boolean'
+        ? options.explain === true
+        : misuse(`explain must be true or false, got ${JSON.stringify(options.explain)}.`),
     journalMaxBytes: wholeNumber(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES, 'journalMaxBytes', 0),
     keys: options.keys ?? DEFAULT_KEYS,
     pets: typeof options.pets === 'number' ? wholeNumber(options.pets, 'pets', 0) : (options.pets ?? 50),

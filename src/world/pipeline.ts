@@ -5,6 +5,7 @@
  */
 import type { Api } from '../core/api.js'
 import { plainMessage, problem, StoreUnavailableError } from '../core/errors.js'
+import { reasonHeader, reasonOf } from '../core/reason.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import type { JournalRecorder } from '../journal/journal.js'
 import type { ScenarioCatalogue } from '../scenarios/catalogue.js'
@@ -15,6 +16,9 @@ export interface ScenarioStep extends Api {
   /** Forgets the one-off worlds (the scenario catalogue or the current scenario changed). */
   forget(): void
 }
+
+/** The answer to an `X-Mock-Scenario` that names no scenario (src/core/reason.ts, `scenario.unknown`). */
+const unknown = (message: string): ApiResponse => ({ ...problem('unknown_scenario', message), meta: { rule: 'scenario.unknown' } })
 
 /** Marks a response with the scenario that answered it, for the journal. */
 const answeredIn = (response: ApiResponse, scenario: string): ApiResponse => ({ ...response, meta: { ...response.meta, scenario } })
@@ -32,13 +36,13 @@ export function withScenarioHeader(
 ): ScenarioStep {
   const worlds = new Map<string, Api>()
   const inScenario = (name: string, request: ApiRequest): ApiResult => {
-    if (!catalogue.has(name)) return answeredIn(problem('unknown_scenario', unknownScenarioMessage(name, catalogue.names())), name)
+    if (!catalogue.has(name)) return answeredIn(unknown(unknownScenarioMessage(name, catalogue.names())), name)
     let world = worlds.get(name)
     if (!world) {
       try {
         world = oneOff(name)
       } catch (error) {
-        return answeredIn(problem('unknown_scenario', plainMessage(error)), name)
+        return answeredIn(unknown(plainMessage(error)), name)
       }
       worlds.set(name, world)
     }
@@ -101,12 +105,49 @@ export function withJournal(next: Api, journal: JournalRecorder, active: Pick<Ac
 export function withStoreFailures(next: Api): Api {
   const answer = (error: unknown): ApiResponse => {
     if (!(error instanceof StoreUnavailableError)) throw error
-    return problem('store_unavailable', `${error.message}. Nothing was changed; retry in a moment.`, { 'retry-after': '1' })
+    const response = problem('store_unavailable', `${error.message}. Nothing was changed; retry in a moment.`, { 'retry-after': '1' })
+    return { ...response, meta: { rule: 'store.unavailable' } }
   }
   return {
     handle(request) {
       const result = next.handle(request)
       return result instanceof Promise ? result.catch(answer) : result
+    },
+  }
+}
+
+/**
+ * Adds `X-Mock-Reason` (the rule behind the answer and its facts, src/core/reason.ts) to every answer when `always`,
+ * else to those whose request sent `X-Mock-Explain: 1`. Off by default: the spec's answers stay exactly as it defines
+ * them (docs/spec-decisions.md row 63).
+ *
+ * @example
+ * const step = withExplain(api, { always: false, active: scenarios.active })
+ */
+export function withExplain(next: Api, { always, active }: { always: boolean; active: Pick<ActiveScenario, 'scenario'> }): Api {
+  const explain = (response: ApiResponse): ApiResponse => {
+    // A dropped connection has no headers to carry it; the journal still records its reason.
+    if (response.drop !== undefined) return response
+    const { meta } = response
+    const reason = reasonOf({
+      status: response.status,
+      headers: response.headers,
+      rule: meta?.rule,
+      plan: meta?.plan,
+      keyHint: meta?.keyHint,
+      scenario: meta?.scenario ?? active.scenario.name,
+      stage: meta?.stage,
+      fault: meta?.fault,
+      faultRule: meta?.faultRule,
+    })
+    return { ...response, headers: { ...response.headers, 'x-mock-reason': reasonHeader(reason) } }
+  }
+  return {
+    handle(request) {
+      const asked = request.headers['x-mock-explain']
+      if (!always && asked !== '1' && asked !== 'true') return next.handle(request)
+      const result = next.handle(request)
+      return result instanceof Promise ? result.then(explain) : explain(result)
     },
   }
 }

@@ -162,7 +162,7 @@ function failed(error: unknown, request: ApiRequest, options: ProxyOptions, duri
 }
 
 async function forward(request: ApiRequest, url: string, options: ProxyOptions): Promise<ApiResponse> {
-  const meta = { upstream: options.target }
+  const meta = { upstream: options.target, rule: 'proxy.upstream' as const }
   let response: Response
   try {
     response = await options.fetch(url, {

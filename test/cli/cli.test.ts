@@ -29,6 +29,7 @@ const EXPECTED_OPTIONS = [
   ['fsync', 'PETSTORE_FSYNC'],
   ['journal-max-bytes', 'PETSTORE_JOURNAL_MAX_BYTES'],
   ['clock-speed', 'PETSTORE_CLOCK_SPEED'],
+  ['explain', 'PETSTORE_EXPLAIN'],
   ['media-type-status', 'PETSTORE_MEDIA_TYPE_STATUS'],
   ['redis', 'PETSTORE_REDIS'],
 ]

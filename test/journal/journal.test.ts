@@ -56,6 +56,13 @@ describe('the request journal', () => {
       responseHeaders: expect.objectContaining({ location: '/v1/pets/51', 'x-ratelimit-remaining': '59' }),
       responseBody: '{"id":51,"name":"Rex","categoryId":9223372036854775807}',
       responseBodyTruncated: false,
+      // The Free plan's minute window (spec, "Limits": 60 a minute) after its first request: 1 of 60 used.
+      rule: 'ok',
+      reason: {
+        rule: 'ok',
+        facts: { plan: 'free', key: '…free', limit: 60, used: 1, resetsAt: '2026-06-01T12:01:00.000Z' },
+        text: '201 ok: key …free on plan free, answered as the spec defines the operation',
+      },
     })
     expect(entry?.durationMs).toBeGreaterThanOrEqual(0)
   })

@@ -7,10 +7,11 @@
  *   lengths   one u32 per string of the entry: its length in UTF-16 units, or `ABSENT` for `undefined`
  *   text      the strings as one UTF-8 run, in the order of the lengths (`textBytes` bytes)
  *
- * The strings, in order: the nine of `fixedStrings`, the response headers as name, value pairs, the request headers
+ * The strings, in order: the twelve of `fixedStrings`, the response headers as name, value pairs, the request headers
  * the same way (a header sent twice is two pairs), then the request body and the response body. All numbers are
  * little-endian. Web APIs only (the journal also runs in the browser).
  */
+import type { RuleId } from '../../core/reason.js'
 import type { ApiRequest, Plan } from '../../core/types.js'
 import type { Hold } from '../budget.js'
 import type { Raw } from '../entry.js'
@@ -96,8 +97,10 @@ const fixedStrings = (raw: Raw): (string | undefined)[] => [
   raw.meta?.keyHint,
   raw.meta?.operation,
   raw.meta?.stage,
+  raw.meta?.rule,
+  raw.meta?.faultRule === undefined ? undefined : String(raw.meta.faultRule),
 ]
-const FIXED_STRINGS = 10
+const FIXED_STRINGS = 12
 
 const encoder = new TextEncoder()
 const decoder = new TextDecoder()
@@ -202,6 +205,20 @@ function stringsAt(chunk: Chunk, offset: number, count: number): (string | undef
   return strings
 }
 
+/** The response's meta as it was recorded: only the fields it had, `undefined` for none. */
+function metaOf(strings: Record<'plan' | 'keyHint' | 'operation' | 'stage' | 'rule' | 'faultRule', string | undefined>): Raw['meta'] {
+  const { plan, keyHint, operation, stage, rule, faultRule } = strings
+  if (Object.values(strings).every((value) => value === undefined)) return undefined
+  return {
+    ...(plan === undefined ? {} : { plan: plan as Plan }),
+    ...(keyHint === undefined ? {} : { keyHint }),
+    ...(operation === undefined ? {} : { operation }),
+    ...(stage === undefined ? {} : { stage }),
+    ...(rule === undefined ? {} : { rule: rule as RuleId }),
+    ...(faultRule === undefined ? {} : { faultRule: Number(faultRule) }),
+  }
+}
+
 /** The `Raw` a record was packed from (headers as plain objects; request headers that came twice as arrays). */
 export function unpack(stored: Stored): Raw {
   const { chunk, offset } = stored
@@ -211,7 +228,10 @@ export function unpack(stored: Stored): Raw {
   const strings = stringsAt(chunk, offset, FIXED_STRINGS + 2 * (responsePairs + requestPairs) + 2)
   let index = 0
   const next = (): string | undefined => strings[index++]
-  const [method, path, query, code, scenario, fault, plan, keyHint, operation, stage] = Array.from({ length: FIXED_STRINGS }, next)
+  const [method, path, query, code, scenario, fault, plan, keyHint, operation, stage, rule, faultRule] = Array.from(
+    { length: FIXED_STRINGS },
+    next,
+  )
   const headers: Record<string, string> = {}
   // The name is read before the value: a member's key is evaluated before what is assigned to it.
   for (let i = 0; i < responsePairs; i++) headers[next() as string] = next() as string
@@ -239,15 +259,7 @@ export function unpack(stored: Stored): Raw {
     responseTruncated: (get(view, offset, FIELDS.flags) & RESPONSE_TRUNCATED) !== 0,
     durationMs: get(view, offset, FIELDS.durationMs),
     delayMs: get(view, offset, FIELDS.delayMs),
-    meta:
-      plan === undefined && keyHint === undefined && operation === undefined && stage === undefined
-        ? undefined
-        : {
-            ...(plan === undefined ? {} : { plan: plan as Plan }),
-            ...(keyHint === undefined ? {} : { keyHint }),
-            ...(operation === undefined ? {} : { operation }),
-            ...(stage === undefined ? {} : { stage }),
-          },
+    meta: metaOf({ plan, keyHint, operation, stage, rule, faultRule }),
     code,
     scenario,
     fault,

@@ -1,0 +1,134 @@
+/**
+ * Why an answer is what it is: the rule that decided it and the facts it read. The core names the rule where it decides
+ * (`meta.rule`); the facts come from what the answer itself carries (its headers, plan, scenario, stage, fault), so the
+ * journal, the `X-Mock-Reason` header, traces and metrics all read one account (docs/explain.md).
+ */
+
+/** Each rule: what it says, where the spec or the mock's decisions state it. */
+export const RULES = {
+  ok: { says: 'answered as the spec defines the operation', source: 'spec' },
+  'auth.missing': { says: 'no Authorization header', source: 'spec: Authentication' },
+  'auth.malformed': { says: 'the Authorization header is not "Bearer <API_KEY>"', source: 'spec: Authentication' },
+  'auth.unknown-key': { says: 'the key is not one of this world', source: 'spec: Authentication' },
+  'rate.minute-window': { says: "the key used up its plan's requests of this UTC minute", source: 'decision 22' },
+  'rate.day-window': { says: "the key used up its plan's requests of this UTC day", source: 'decision 22' },
+  'rate.ban': { says: 'the key is banned for retrying before Retry-After had passed', source: 'decision 30' },
+  'lifecycle.after-sunset': { says: 'GET /pets/{petId} is answered 410 from its Sunset on', source: 'decision 32' },
+  'validation.limit': { says: 'limit is not an integer from 1 to 100 (or given twice)', source: 'decision 7' },
+  'validation.status': { says: 'status is not available, pending or sold (or given twice)', source: 'decision 7' },
+  'validation.json': { says: 'the body is not valid JSON', source: 'spec: Error handling' },
+  'validation.body': { says: 'the body is not a valid NewPet', source: 'decision 4' },
+  'validation.media-type': { says: 'the body is not application/json (UTF-8, uncompressed)', source: 'decision 17' },
+  'validation.body-too-large': { says: 'the body is larger than the limit', source: 'decision 34' },
+  'route.not-found': { says: 'no operation at this path', source: 'decision 9' },
+  'route.method-not-allowed': { says: 'the path has no operation for this method', source: 'decision 9' },
+  'data.pet-not-found': { says: 'no pet has this id', source: 'decision 16' },
+  'data.id-space-exhausted': { says: 'no int64 id is left for a new pet', source: 'decision 48' },
+  'spec.not-defined': { says: 'the spec lists the operation but does not define it', source: 'decision 8' },
+  'scenario.fault': { says: "a fault of the scenario's faults (or its timeline stage's) fired", source: 'decision 39' },
+  'scenario.unknown': { says: 'X-Mock-Scenario names no scenario', source: 'decision 40' },
+  'store.unavailable': { says: 'the shared store (Redis) is unreachable', source: 'decision 57' },
+  'proxy.upstream': { says: 'relayed to the --proxy upstream, which answered', source: 'decision 53' },
+} as const satisfies Record<string, { says: string; source: string }>
+
+export type RuleId = keyof typeof RULES
+
+/** What an answer carries that a reason reads: the journal's entries and the core's responses both have it. */
+export interface Answered {
+  readonly status: number
+  /** The response headers (lower-case names). */
+  readonly headers: Readonly<Record<string, string>>
+  readonly rule?: RuleId | undefined
+  readonly plan?: string | undefined
+  readonly keyHint?: string | undefined
+  readonly scenario?: string | undefined
+  readonly stage?: string | undefined
+  readonly fault?: string | undefined
+  readonly faultRule?: number | undefined
+}
+
+/** The facts of a reason: only those that bear on its rule. */
+export type ReasonFacts = Readonly<Record<string, string | number>>
+
+export interface Reason {
+  readonly rule: RuleId
+  readonly facts: ReasonFacts
+  /** One sentence: "429 rate.minute-window: key …free on plan free used 60 of 60 in the minute window that resets at …". */
+  readonly text: string
+}
+
+const numeric = (text: string | undefined): number | undefined => {
+  if (text === undefined || !/^\d+$/.test(text)) return undefined
+  return Number(text)
+}
+
+/** The window the `X-RateLimit-*` headers report: its limit, how much of it is used, when it resets. */
+function windowFacts(answered: Answered): Record<string, string | number> {
+  const { headers } = answered
+  const limit = numeric(headers['x-ratelimit-limit'])
+  const remaining = numeric(headers['x-ratelimit-remaining'])
+  const reset = numeric(headers['x-ratelimit-reset'])
+  const facts: Record<string, string | number> = {}
+  if (limit !== undefined) facts.limit = limit
+  if (limit !== undefined && remaining !== undefined) facts.used = limit - remaining
+  if (reset !== undefined) facts.resetsAt = new Date(reset * 1000).toISOString()
+  if (headers['retry-after'] !== undefined) facts.retryAfter = headers['retry-after']
+  return facts
+}
+
+/** The rule of an answer the core did not name: a 2xx is `ok`, anything else came from a fault or the proxy. */
+export function ruleOf(answered: Pick<Answered, 'rule' | 'status'>): RuleId {
+  if (answered.rule !== undefined) return answered.rule
+  return answered.status >= 200 && answered.status < 300 ? 'ok' : 'scenario.fault'
+}
+
+/**
+ * The reason of an answer: its rule and the facts that bear on it.
+ *
+ * @example
+ * reasonOf({ status: 429, rule: 'rate.minute-window', plan: 'free', keyHint: '…free', headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1780315260' } })
+ * // { rule: 'rate.minute-window', facts: { plan: 'free', key: '…free', limit: 60, used: 60, resetsAt: '2026-06-01T12:01:00.000Z', … }, text: '…' }
+ */
+export function reasonOf(answered: Answered): Reason {
+  const rule = ruleOf(answered)
+  const facts: Record<string, string | number> = {}
+  if (answered.plan !== undefined) facts.plan = answered.plan
+  if (answered.keyHint !== undefined) facts.key = answered.keyHint
+  if (rule.startsWith('rate.') || (rule === 'ok' && answered.headers['x-ratelimit-limit'] !== undefined))
+    Object.assign(facts, windowFacts(answered))
+  if (rule === 'rate.minute-window' || rule === 'rate.day-window') facts.window = rule === 'rate.day-window' ? 'day' : 'minute'
+  if (answered.scenario !== undefined && answered.scenario !== 'default') facts.scenario = answered.scenario
+  if (answered.stage !== undefined) facts.stage = answered.stage
+  if (answered.fault !== undefined) facts.fault = answered.fault
+  if (answered.faultRule !== undefined) facts.faultRule = answered.faultRule
+  const { source } = RULES[rule]
+  if (source.startsWith('decision ')) facts.decision = source.slice('decision '.length)
+  return { rule, facts, text: textOf(answered.status, rule, facts) }
+}
+
+function textOf(status: number, rule: RuleId, facts: ReasonFacts): string {
+  const key = facts.key === undefined ? '' : ` key ${facts.key} on plan ${facts.plan}`
+  if (rule === 'rate.minute-window' || rule === 'rate.day-window')
+    return `${status} ${rule}:${key} used ${facts.used} of ${facts.limit} in the ${facts.window} window that resets at ${facts.resetsAt}`
+  if (rule === 'scenario.fault')
+    return `${status} ${rule}: ${facts.fault ?? 'a fault'} from rule ${facts.faultRule ?? '?'} of scenario ${facts.scenario ?? 'default'}${facts.stage === undefined ? '' : `, stage ${facts.stage}`}`
+  return `${status} ${rule}:${key === '' ? '' : `${key},`} ${RULES[rule].says}`
+}
+
+/**
+ * The `X-Mock-Reason` header's value: the rule, then `; name=value` for each fact (values with a space, `;` or `"`
+ * quoted as in RFC 9110's quoted-string), in the order of `facts`.
+ *
+ * @example
+ * reasonHeader(reasonOf(answered)) // 'rate.minute-window; plan=free; key="…free"; limit=60; used=60; resetsAt="2026-06-01T12:01:00.000Z"; window=minute; decision=22'
+ */
+export function reasonHeader(reason: Reason): string {
+  const token = /^[A-Za-z0-9.!#$%&'*+^_`|~-]+$/
+  // A header value is Latin-1 bytes: the key hint's ellipsis is written as three dots, anything else beyond ASCII as "?".
+  const ascii = (v: string) => v.replace(/\u2026/g, '...').replace(/[^\x20-\x7e]/g, '?')
+  const value = (v: string | number) => {
+    const text = ascii(String(v))
+    return token.test(text) ? text : `"${text.replace(/["\\]/g, '\\$&')}"`
+  }
+  return [reason.rule, ...Object.entries(reason.facts).map(([name, v]) => `${name}=${value(v)}`)].join('; ')
+}
