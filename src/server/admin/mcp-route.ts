@@ -36,7 +36,11 @@ export function addMcpRoute(
   },
 ): void {
   const version = packageVersion()
-  let modules: ReturnType<typeof loadMcp> | undefined
+  let loading: ReturnType<typeof loadMcp> | undefined
+  const modules = () => {
+    loading ??= loadMcp()
+    return loading
+  }
   app.post('/__mock/mcp', async (req: Request, res: Response) => {
     let body: unknown
     try {
@@ -44,7 +48,7 @@ export function addMcpRoute(
     } catch {
       return rpcError(res, 400, -32700, 'Parse error: the body must be a JSON-RPC message (MCP streamable HTTP).')
     }
-    const [{ StreamableHTTPServerTransport }, { createMcpServer }, { createWorldAdmin }] = await (modules ??= loadMcp())
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }, { createWorldAdmin }] = await modules()
     const admin = createWorldAdmin({
       world: (name) => parts.sessions.get(name),
       onChange: parts.onChange,
