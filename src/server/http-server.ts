@@ -17,6 +17,7 @@ import type { AdminOptions } from './admin/app.js'
 import { createEventStreams } from './admin/event-streams.js'
 import { createAdminReads } from './admin/journal-reads.js'
 import type { CorsOrigins } from './cors.js'
+import { createServerMetrics, watchAnswers } from './metrics.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
 import { createRequestRouter } from './request-router.js'
 import { isHangUp, serverDelivery } from './server-delivery.js'
@@ -136,7 +137,11 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const saver = createStateSaver(options.stateFile, { fsync: options.fsync ?? false, sessions: () => sessions })
   const own = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor)
   const { sessions, ...store } = sessionStore(options, own)
-  const log = createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`)))
+  const metrics = createServerMetrics(sessions)
+  const log = watchAnswers(
+    createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`))),
+    metrics,
+  )
   const delivery = serverDelivery(options, saver, log)
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
@@ -156,6 +161,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     onChange: saver.logState,
     degraded: () => saver.failure ?? store.problem(),
     storeProblem: store.problem,
+    metrics,
   })
   const router = createRequestRouter({
     // The router reads its sessions directly, not through `sessions` (which follows the shared ones once connected).
@@ -191,9 +197,11 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       return url
     },
     async listen() {
+      const counting = metrics.load() // prom-client loads while the state does: no answer comes before `listen` ends
       const shared = await store.start()
       if (shared) router.useSessions(shared)
       await saver.load()
+      await counting
       url = await listenOn(server, options.port ?? 4010, host)
       return url
     },

@@ -5,6 +5,7 @@
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { StoreUnavailableError } from '../../core/errors.js'
 import type { ServerWorld } from '../../world/create-world.js'
+import type { ServerMetrics } from '../metrics.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
 import { type RouteContext, refuse, worldOf } from './common.js'
@@ -13,6 +14,7 @@ import type { AdminReads } from './journal-reads.js'
 import { addKeyRoutes } from './key-routes.js'
 import { addLiveRoutes } from './live-routes.js'
 import { addMcpRoute } from './mcp-route.js'
+import { addMetricsRoutes } from './metrics-routes.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
 import { addStateRoutes } from './state-routes.js'
 import { addUiRoutes } from './ui-routes.js'
@@ -33,6 +35,8 @@ export interface AdminOptions extends AccessRule {
   readonly reads: AdminReads
   /** Why the shared store (`--redis`) is unreachable, if it is: changes are refused before they touch anything. */
   readonly storeProblem?: () => string | undefined
+  /** The server's Prometheus metrics (`GET /__mock/metrics`). */
+  readonly metrics?: ServerMetrics
 }
 
 /** Who may use the admin API, and which session a request acts on. */
@@ -85,6 +89,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
   addKeyRoutes(app, ctx)
   addMcpRoute(app, options)
   addJournalRoutes(app, options.reads)
+  if (options.metrics) addMetricsRoutes(app, options.metrics)
   addUiRoutes(app)
   app.use((req, res) =>
     refuse(
