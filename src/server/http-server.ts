@@ -138,10 +138,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const own = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor)
   const { sessions, ...store } = sessionStore(options, own)
   const metrics = createServerMetrics(sessions)
-  const log = watchAnswers(
-    createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`))),
-    metrics,
-  )
+  const log = watchAnswers(requestLogOf(options), metrics)
   const delivery = serverDelivery(options, saver, log)
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
@@ -197,11 +194,10 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       return url
     },
     async listen() {
-      const counting = metrics.load() // prom-client loads while the state does: no answer comes before `listen` ends
       const shared = await store.start()
       if (shared) router.useSessions(shared)
-      await saver.load()
-      await counting
+      // prom-client loads while the state does; no answer comes before `listen` ends, so none goes uncounted.
+      await Promise.all([saver.load(), metrics.load()])
       url = await listenOn(server, options.port ?? 4010, host)
       return url
     },
@@ -214,6 +210,10 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
     },
   }
 }
+
+/** The server's request log (`log`, `write`). */
+const requestLogOf = (options: PetStoreServerOptions) =>
+  createRequestLog(options.log ?? 'pretty', options.write ?? ((line: string) => process.stdout.write(`${line}\n`)))
 
 /**
  * The server's sessions: in memory, or with `--redis` the shared ones, made once connected (`start`, from `listen`;
