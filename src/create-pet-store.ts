@@ -7,7 +7,7 @@ import type { RateLimiter } from './core/rate-limit.js'
 import { createHandlers } from './handlers/index.js'
 import { createCollectionData } from './store/collection-data.js'
 import { createIndexOnlyData } from './store/pet-data.js'
-import { createWorld, type World } from './world/create-world.js'
+import { createWorld, type World, type WorldShared } from './world/create-world.js'
 import type { PetStoreOptions } from './world/options.js'
 
 export interface PetStore extends World {
@@ -30,11 +30,16 @@ export interface PetStore extends World {
  * const response = await fetch('https://api.petstore.test/v1/pets', { headers: { Authorization: 'Bearer test-pro' } })
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
+  return createPetStoreSharing(options, {})
+}
+
+/** `createPetStore` with what a host shares with the world: the Node entries' trace step (src/index.ts). */
+export function createPetStoreSharing(options: PetStoreOptions, shared: WorldShared): PetStore {
   // The one switch between storages: the collection unless set-up code has said it needs none.
   const data = options.collection === false ? createIndexOnlyData() : createCollectionData()
   // A proxied request must reach the upstream, not msw's handlers (which answer any origin's /v1).
   const proxyFetch: typeof fetch = (input, init) => globalThis.fetch(bypass(new Request(input, init)))
-  const world: World = createWorld(options.proxy === undefined || options.proxyFetch ? options : { ...options, proxyFetch }, data)
+  const world: World = createWorld(options.proxy === undefined || options.proxyFetch ? options : { ...options, proxyFetch }, data, shared)
   let handlers: HttpHandler[] | undefined
   return Object.defineProperty(world, 'handlers', {
     enumerable: true,

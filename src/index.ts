@@ -13,7 +13,30 @@ export type { ApiOptions, Quota, QuotaDecision } from './core/api.js'
 export { ERRORS, type ErrorCode, PetStoreMockError } from './core/errors.js'
 export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-limit.js'
 export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
-export { createPetStore, type PetStore, type PetStoreOptions, type World } from './create-pet-store.js'
+
+import { createPetStoreSharing, type PetStore, type PetStoreOptions } from './create-pet-store.js'
+import { withTracing } from './server/tracing.js'
+
+export type { PetStore, PetStoreOptions, World } from './create-pet-store.js'
+
+/**
+ * Creates one isolated Pet Store world. Two stores never share pets, counters or clocks. Its requests are traced once
+ * an OpenTelemetry SDK is registered (docs/explain.md, "Traces"): this entry is for Node; browsers use
+ * `petstore-mock/browser`, which never loads the tracing.
+ *
+ * @example
+ * import { setupServer } from 'msw/node'
+ * import { createPetStore } from 'petstore-mock'
+ *
+ * const petStore = createPetStore({ seed: 1 })
+ * const server = setupServer(...petStore.handlers)
+ * server.listen()
+ * const response = await fetch('https://api.petstore.test/v1/pets', { headers: { Authorization: 'Bearer test-pro' } })
+ */
+export function createPetStore(options: PetStoreOptions = {}): PetStore {
+  return createPetStoreSharing(options, { trace: withTracing })
+}
+
 export type { AuditReport, KeyAudit, RateLimitedAnswer, RetryViolation } from './journal/audit.js'
 export type { CoverageItem, SpecCoverage } from './journal/coverage.js'
 export type { Journal, JournalEntry, JournalFilter } from './journal/journal.js'

@@ -9,12 +9,15 @@
  * afterAll(() => server.close())
  */
 import { type SetupServer, setupServer } from 'msw/node'
-import { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
+import type { PetStore, PetStoreOptions } from './create-pet-store.js'
+// The main entry's `createPetStore`: the Node one, whose requests are traced once an OpenTelemetry SDK is registered.
+import { createPetStore } from './index.js'
 
 export function setupPetStoreServer(options: PetStoreOptions = {}): { server: SetupServer; petStore: PetStore } {
   const petStore = createPetStore(options)
   return { server: setupServer(...petStore.handlers), petStore }
 }
 
-export { createPetStore, type PetStore, type PetStoreOptions } from './create-pet-store.js'
+export type { PetStore, PetStoreOptions } from './create-pet-store.js'
+export { createPetStore } from './index.js'
 export { type ConfigFile, loadConfig } from './server/config-file.js'

@@ -6,8 +6,9 @@
  */
 import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
 import type { PetData } from '../store/pet-data.js'
-import { createWorld, type ServerWorld } from '../world/create-world.js'
+import { createWorld, type ServerWorld, type WorldStep } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
+import { withTracing } from './tracing.js'
 
 export const DEFAULT_SESSION = 'default'
 const SESSION_NAME = /^[A-Za-z0-9._:-]{1,64}$/
@@ -36,11 +37,13 @@ export function createSessions(
   options: PetStoreOptions,
   max: number,
   dataFor?: (name: string) => PetData,
-  worldFor?: (name: string, shared: { journalBudget: JournalBudget }) => ServerWorld,
+  worldFor?: (name: string, shared: { journalBudget: JournalBudget; trace: WorldStep }) => ServerWorld,
 ): Sessions {
   const journalBudget = createJournalBudget(options.journalMaxBytes)
+  // Every session's requests are traced once an OpenTelemetry SDK is registered (docs/explain.md, "Traces").
+  const shared = { journalBudget, trace: withTracing }
   // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
-  const create = (name: string) => (worldFor ? worldFor(name, { journalBudget }) : createWorld(options, dataFor?.(name), { journalBudget }))
+  const create = (name: string) => (worldFor ? worldFor(name, shared) : createWorld(options, dataFor?.(name), shared))
   const main = create(DEFAULT_SESSION)
   // A Map: session names come from clients (`__proto__` is a name like any other).
   const live = new Map<string, ServerWorld>()

@@ -5,7 +5,7 @@
  * and the standalone server's sessions are worlds without them (fast start, small memory).
  */
 import type { Clock } from '../clock.js'
-import { createApi } from '../core/api.js'
+import { type Api, createApi } from '../core/api.js'
 import type { KeyStatus } from '../core/key-status.js'
 import { createRateLimiter, type QuotaStore, type RateLimitOptions } from '../core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
@@ -32,10 +32,17 @@ export type SharedQuota = (parts: {
   unauthenticated: () => Record<string, string>
 }) => QuotaStore
 
-/** What a host shares with its worlds: the journals' byte budget, and a shared quota (`--redis`) instead of local counters. */
+/** A step a host puts around a world's whole pipeline (the Node hosts' traces, src/server/tracing.ts). */
+export type WorldStep = (next: Api, world: { readonly basePath: string; scenario(): string }) => Api
+
+/**
+ * What a host shares with its worlds: the journals' byte budget, a shared quota (`--redis`) instead of local counters,
+ * and a step around the pipeline (`trace`: Node hosts only, so the browser bundle never loads OpenTelemetry).
+ */
 export interface WorldShared {
   journalBudget?: JournalBudget
   quota?: SharedQuota
+  trace?: WorldStep
 }
 
 export interface World {
@@ -131,7 +138,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
 
-  // The pipeline, outermost first: journal -> explain (X-Mock-Reason when asked) -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
+  // The pipeline, outermost first: the host's trace step -> journal -> explain (X-Mock-Reason when asked) -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(scenarios.active, {
     catalogue,
     oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
@@ -140,7 +147,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   // A shared store may be unreachable: a failed answer becomes a 503.
   const guarded = shared.quota ? withStoreFailures(routed) : routed
   const pipeline = withJournal(withExplain(guarded, { always: resolved.explain, active: scenarios.active }), journal, scenarios.active)
-  const { handle } = pipeline
+  const handle = outermost(pipeline, shared.trace, { basePath, scenario: () => scenarios.current.name })
 
   return {
     urlPattern: resolved.urlPattern,
@@ -188,6 +195,11 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       scenarios.apply(catalogue.get(name))
     },
   }
+}
+
+/** The pipeline's `handle`, inside the host's step when it gives one. */
+function outermost(pipeline: Api, step: WorldStep | undefined, world: Parameters<WorldStep>[1]): Api['handle'] {
+  return step ? step(pipeline, world).handle : pipeline.handle
 }
 
 /** Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. */

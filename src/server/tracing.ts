@@ -1,0 +1,198 @@
+/**
+ * OpenTelemetry traces of the API's requests, for Node hosts only (the standalone server, `createPetStore` and
+ * `setupPetStoreServer` of the Node entries): the browser bundle never loads it (test/browser/bundle.test.ts).
+ * One SERVER span per request, named after its operation, continuing the caller's `traceparent`, with the answer's
+ * reason (src/core/reason.ts) as attributes (docs/explain.md, "Traces"). Opt-in through `@opentelemetry/api`: while no
+ * SDK registered a tracer provider, a request costs one lookup and allocates nothing.
+ */
+import { createHash } from 'node:crypto'
+import { createRequire } from 'node:module'
+import {
+  type Attributes,
+  type Context,
+  context,
+  createTraceState,
+  isSpanContextValid,
+  ProxyTracerProvider,
+  propagation,
+  type Span,
+  SpanKind,
+  SpanStatusCode,
+  type Tracer,
+  type TracerProvider,
+  trace,
+} from '@opentelemetry/api'
+import type { Api } from '../core/api.js'
+import { matchRoute } from '../core/api.js'
+import { bearerToken } from '../core/auth.js'
+import { reasonOf } from '../core/reason.js'
+import type { ApiRequest, ApiResponse } from '../core/types.js'
+import { OPERATIONS } from '../spec.js'
+
+/** What the step reads of its world: where the API lives, and the scenario an answer without one came from. */
+export interface TracedWorld {
+  readonly basePath: string
+  scenario(): string
+}
+
+/** The name of a request's span when it reaches no operation (a 404 or 405 of the routes, a proxied request). */
+export const UNROUTED_SPAN = 'petstore-mock request'
+
+/** The delegate of a proxy that has none: a provider that makes only non-recording spans. */
+const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate()
+const ROUTES = new Map<string, string>(OPERATIONS.map((operation) => [operation.id, operation.path]))
+
+let tracerOf: { provider: TracerProvider; tracer: Tracer } | undefined
+
+/** This package's version, for the tracer's instrumentation scope; read once, when tracing first starts. */
+function packageVersion(): string | undefined {
+  try {
+    return (createRequire(import.meta.url)('petstore-mock/package.json') as { version: string }).version
+  } catch {
+    return undefined
+  }
+}
+
+/**
+ * The tracer of the registered provider, or `undefined` while none is registered. Read on every request (an SDK may
+ * register or `trace.disable()` at any time), with no allocation: the global proxy's delegate is compared with the no-op.
+ */
+function currentTracer(): Tracer | undefined {
+  const global = trace.getTracerProvider()
+  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global
+  if (provider === NOOP_PROVIDER) return undefined
+  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('petstore-mock', packageVersion()) }
+  return tracerOf.tracer
+}
+
+const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/
+
+/**
+ * The caller's context: through the registered propagator, or, when none is registered (`propagation.fields()` is
+ * empty), from the W3C `traceparent` and `tracestate` headers read here (W3C Trace Context, section 3.2), so a span
+ * continues its caller's trace with a bare `trace.setGlobalTracerProvider` too (docs/spec-decisions.md row 64).
+ */
+function parentOf(headers: ApiRequest['headers']): Context {
+  const active = context.active()
+  if (propagation.fields().length > 0) return propagation.extract(active, headers)
+  const parent = headers.traceparent
+  const match = typeof parent === 'string' ? TRACEPARENT.exec(parent.trim()) : null
+  // Version ff is invalid; version 00 has exactly four fields.
+  if (!match || match[1] === 'ff' || (match[1] === '00' && match[5] !== undefined)) return active
+  const state = headers.tracestate
+  const spanContext = {
+    traceId: match[2] as string,
+    spanId: match[3] as string,
+    traceFlags: Number.parseInt(match[4] as string, 16) & 1,
+    isRemote: true,
+    ...(typeof state === 'string' && state !== '' ? { traceState: createTraceState(state) } : {}),
+  }
+  return isSpanContextValid(spanContext) ? trace.setSpanContext(active, spanContext) : active
+}
+
+const hashes = new Map<string, string>()
+
+/** The first 16 hex digits of the key's SHA-256: tells keys apart (even two with the same last 4 characters), never shows one. */
+function keyHash(key: string): string {
+  let hash = hashes.get(key)
+  if (hash === undefined) {
+    hash = createHash('sha256').update(key).digest('hex').slice(0, 16)
+    // Only keys the world knows are hashed (the answer names a plan): a bound for worlds with very many of them.
+    if (hashes.size >= 1024) hashes.clear()
+    hashes.set(key, hash)
+  }
+  return hash
+}
+
+/** The span's attributes from the answer: its status, and its reason, read as the journal reads it. */
+function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld): Attributes {
+  const { meta } = response
+  const scenario = meta?.scenario ?? world.scenario()
+  const reason = reasonOf({ ...meta, status: response.status, headers: response.headers, scenario })
+  const { facts } = reason
+  const attributes: Attributes = { 'petstore.rule': reason.rule, 'petstore.scenario': scenario }
+  if (response.drop === undefined) attributes['http.response.status_code'] = response.status
+  const authorization = request.headers.authorization
+  const key = meta?.keyHint !== undefined && typeof authorization === 'string' ? bearerToken(authorization) : undefined
+  if (key !== undefined) attributes['petstore.key.hash'] = keyHash(key)
+  const named: readonly [string, string][] = [
+    ['plan', 'petstore.plan'],
+    ['window', 'petstore.window'],
+    ['used', 'petstore.window.used'],
+    ['limit', 'petstore.window.limit'],
+    ['resetsAt', 'petstore.window.resets_at'],
+    ['stage', 'petstore.stage'],
+    ['fault', 'petstore.fault'],
+    ['faultRule', 'petstore.fault_rule'],
+    ['decision', 'petstore.decision'],
+  ]
+  for (const [fact, attribute] of named) if (facts[fact] !== undefined) attributes[attribute] = facts[fact]
+  return attributes
+}
+
+/** Ends the span with the answer: ERROR for a 5xx (OTel HTTP server semantic conventions) and for a dropped connection. */
+function endWith(span: Span, request: ApiRequest, response: ApiResponse, world: TracedWorld): ApiResponse {
+  span.setAttributes(answerAttributes(request, response, world))
+  if (response.drop !== undefined) {
+    span.setAttribute('error.type', response.drop)
+    span.setStatus({ code: SpanStatusCode.ERROR, message: `connection dropped (${response.drop})` })
+  } else if (response.status >= 500) {
+    span.setAttribute('error.type', String(response.status))
+    span.setStatus({ code: SpanStatusCode.ERROR })
+  }
+  span.end()
+  return response
+}
+
+/** Ends the span of a request the pipeline failed on (a bug, or a store error no step answered), and rethrows. */
+function endFailed(span: Span, error: unknown): never {
+  span.recordException(error instanceof Error ? error : String(error))
+  span.setAttribute('error.type', error instanceof Error ? error.name : 'Error')
+  span.setStatus({ code: SpanStatusCode.ERROR })
+  span.end()
+  throw error
+}
+
+/** Starts the request's span: named after the operation its method and path route to, under the caller's context. */
+function startSpan(tracer: Tracer, request: ApiRequest, world: TracedWorld): { span: Span; parent: Context } {
+  const { basePath } = world
+  const route = request.path.startsWith(basePath) ? matchRoute(request.method, request.path.slice(basePath.length)) : undefined
+  const operation = route?.ok ? route.operation : undefined
+  const attributes: Attributes = { 'http.request.method': request.method, 'url.path': request.path }
+  if (operation !== undefined) attributes['http.route'] = `${basePath}${ROUTES.get(operation)}`
+  const parent = parentOf(request.headers)
+  const span = tracer.startSpan(operation ?? UNROUTED_SPAN, { kind: SpanKind.SERVER, attributes }, parent)
+  return { span, parent }
+}
+
+/**
+ * The tracing step, outermost in a world's pipeline (src/world/create-world.ts, `WorldShared.trace`): with no tracer
+ * provider registered, or a span its sampler drops, the request goes straight on.
+ *
+ * @example
+ * const world = createWorld(options, data, { trace: withTracing })
+ */
+export function withTracing(next: Api, world: TracedWorld): Api {
+  return {
+    handle(request) {
+      const tracer = currentTracer()
+      if (tracer === undefined) return next.handle(request)
+      const { span, parent } = startSpan(tracer, request, world)
+      if (!span.isRecording()) {
+        span.end()
+        return next.handle(request)
+      }
+      try {
+        const result = context.with(trace.setSpan(parent, span), () => next.handle(request))
+        return result instanceof Promise
+          ? result.then(
+              (response) => endWith(span, request, response, world),
+              (error: unknown) => endFailed(span, error),
+            )
+          : endWith(span, request, result, world)
+      } catch (error) {
+        return endFailed(span, error)
+      }
+    },
+  }
+}
