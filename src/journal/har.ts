@@ -47,6 +47,8 @@ export function harEntry(entry: JournalEntry, origin: string): Record<string, un
   const answer = shownBody(entry.responseBody)
   const mimeType = entry.responseHeaders['content-type'] ?? 'application/json'
   const comment = [
+    // Why the answer is what it is (docs/explain.md): the first thing a reader of a failed run wants.
+    `reason: ${entry.reason.text}`,
     entry.bodyTruncated ? `request body truncated to its first 16 KiB of ${entry.bodySize} bytes` : '',
     entry.responseBodyTruncated ? 'response body truncated to its first 16 KiB' : '',
     sent?.base64 ? 'request body as base64: it holds control characters' : '',
@@ -82,7 +84,7 @@ export function harEntry(entry: JournalEntry, origin: string): Record<string, un
     cache: {},
     // `_delayMs`: the latency a scenario added, part of `wait` (HAR 1.2 custom fields start with an underscore).
     timings: { send: 0, wait: entry.durationMs, receive: 0, _delayMs: entry.delayMs },
-    ...(comment.length > 0 ? { comment: comment.join('; ') } : {}),
+    comment: comment.join('; '),
   }
 }
 

@@ -69,6 +69,8 @@ function detailsOf(detail: RequestDetail): HTMLElement[] {
       { class: 'muted' },
       `Answered in ${detail.durationMs.toFixed(1)} ms${detail.delayMs > 0 ? `, ${detail.delayMs} ms of them a scenario's latency` : ''}.`,
     ),
+    // Why (docs/explain.md): the rule, and the facts it read; a server older than reasons sends none.
+    h('p', { class: 'reason', hidden: !detail.reason }, h('strong', {}, 'Why: '), detail.reason?.text ?? ''),
     h('h3', {}, 'Request headers'),
     headerTable('Request headers', detail.requestHeaders),
     h('h3', {}, 'Request body', truncated(detail.bodyTruncated, detail.bodySize), encoded(detail.bodyEncoding)),

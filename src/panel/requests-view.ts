@@ -1,5 +1,5 @@
 /**
- * The Requests table: the session's newest requests, newest first, live; filters by status and path;
+ * The Requests table: the session's newest requests, newest first, live; filters by status, path and reason;
  * a click (or Enter) on a row shows its headers and bodies.
  */
 import { field, h, replace, tableOf, timeOfDay } from './dom.js'
@@ -40,6 +40,8 @@ function rowElement(row: RequestRow, select: (row: RequestRow, tr: HTMLTableRowE
     h('td', {}, row.plan ?? h('span', { class: 'muted' }, 'no key')),
     h('td', { class: 'num' }, `${row.durationMs.toFixed(1)} ms`),
     h('td', {}, row.scenario ?? '', row.fault ? h('span', { class: 'chaos' }, ` ${row.fault}`) : null),
+    // The rule that decided the answer (docs/explain.md); a server older than reasons sends none.
+    h('td', { class: 'reason' }, row.rule ?? ''),
   )
   tr.addEventListener('click', () => select(row, tr))
   tr.addEventListener('keydown', (event) => {
@@ -70,7 +72,12 @@ function tidyRows(body: HTMLTableSectionElement, selected: number | undefined): 
 }
 
 /** The section: its heading with the count, the two filters, the table, and what shows below it. */
-function requestsSection(count: HTMLElement, [status, path]: HTMLInputElement[], body: HTMLTableSectionElement, below: HTMLElement[]) {
+function requestsSection(
+  count: HTMLElement,
+  [status, path, reason, rules]: [HTMLInputElement, HTMLInputElement, HTMLInputElement, HTMLElement],
+  body: HTMLTableSectionElement,
+  below: HTMLElement[],
+) {
   return h(
     'section',
     { class: 'requests' },
@@ -78,10 +85,12 @@ function requestsSection(count: HTMLElement, [status, path]: HTMLInputElement[],
     h(
       'div',
       { class: 'filters' },
-      field('Status filter', status as HTMLInputElement, 'status-filter'),
-      field('Path filter', path as HTMLInputElement, 'path-filter'),
+      field('Status filter', status, 'status-filter'),
+      field('Path filter', path, 'path-filter'),
+      field('Reason filter', reason, 'reason-filter'),
+      rules,
     ),
-    tableOf('Requests', ['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario'], body),
+    tableOf('Requests', ['Time', 'Method', 'Path', 'Status', 'Plan', 'Duration', 'Scenario', 'Reason'], body),
     ...below,
   )
 }
@@ -95,13 +104,17 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
   let rows: RequestRow[] = []
   const status = h('input', { type: 'text', inputmode: 'numeric', size: 6, placeholder: '4xx' })
   const path = h('input', { type: 'search', size: 18, placeholder: '/v1/pets' })
+  const reason = h('input', { type: 'search', size: 14, placeholder: 'rate.', list: 'reason-rules' })
+  // The rules of the rows the table holds, offered as the Reason filter is typed (docs/explain.md lists them all).
+  const rules = h('datalist', { id: 'reason-rules' })
   const body = h('tbody')
   const pane = detailsPane(source, notify, (selected) => tidyRows(body, selected))
   const { select } = pane
   const count = h('span', { class: 'muted' })
   const empty = h('p', { class: 'empty', hidden: true })
   let key: string | undefined
-  const visible = (row: RequestRow) => statusMatches(status.value, row.status) && row.path.includes(path.value.trim())
+  const visible = (row: RequestRow) =>
+    statusMatches(status.value, row.status) && row.path.includes(path.value.trim()) && (row.rule ?? '').startsWith(reason.value.trim())
   // Loads overlap (first connection, scenario switch, reset): only the newest shows, with the rows the event stream
   // brought while it was on its way, which may be newer than the list it read.
   let loadsStarted = 0
@@ -113,7 +126,7 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
     empty.hidden = body.rows.length > 0
     if (!empty.hidden) {
       if (rows.length === 0) replace(empty, 'No requests yet: send one, e.g. ', h('code', {}, source.firstRequest(key)))
-      else replace(empty, `No request matches the filters (${rows.length} hidden): clear the Status or Path filter.`)
+      else replace(empty, `No request matches the filters (${rows.length} hidden): clear the Status, Path or Reason filter.`)
     }
   }
   const render = () => {
@@ -121,13 +134,17 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
     replace(body, ...shown.map((row) => rowElement(row, select)))
     tidyRows(body, pane.selected)
     count.textContent = `${shown.length} shown of ${rows.length}`
+    const named = [...new Set(rows.map((row) => row.rule))].sort()
+    if (named.join() !== [...rules.children].map((option) => (option as HTMLOptionElement).value).join())
+      replace(rules, ...named.map((rule) => h('option', { value: rule })))
     hint()
   }
   status.addEventListener('input', render)
   path.addEventListener('input', render)
+  reason.addEventListener('input', render)
 
   return {
-    element: requestsSection(count, [status, path], body, [empty, pane.element]),
+    element: requestsSection(count, [status, path, reason, rules], body, [empty, pane.element]),
     async load() {
       const load = ++loadsStarted
       const arrived: RequestRow[] = []

@@ -261,8 +261,24 @@ it('shows API requests live, newest first, filters them, and opens a row with th
   await expect.poll(textOf(details.getByRole('table', { name: 'Response headers' })), SEEN).toContain('retry-after')
   await expect.poll(textOf(details), SEEN).toContain('"code": "rate_limited"')
   await expect.poll(textOf(details), SEEN).toContain('Rate limit exceeded: 60 requests per minute for the free plan.')
+  // Why (docs/explain.md): the Free plan's 60 a minute used up in the window of 12:00 (spec, "Limits").
+  await expect
+    .poll(textOf(details), SEEN)
+    .toContain(
+      'Why: 429 rate.minute-window: key …free on plan free used 60 of 60 in the minute window that resets at 2026-06-01T12:01:00.000Z',
+    )
 
   await status.fill('')
+  // The Reason column, and its filter by a rule or a family of rules.
+  const reasonFilter = page.getByLabel('Reason filter')
+  await reasonFilter.fill('rate.')
+  expect((await requestCells(page)).map((cells) => `${cells[3]} ${cells.at(-1)}`)).toEqual([
+    '429 rate_limited rate.minute-window',
+    '429 rate_limited rate.minute-window',
+  ])
+  await reasonFilter.fill('auth.missing')
+  expect(await requestSummary(page)).toEqual(['GET /v1/pets 401 unauthorized no key'])
+  await reasonFilter.fill('')
   await mkdir(RESULTS_DIR, { recursive: true })
   await page.screenshot({ path: SCREENSHOT, fullPage: true })
   console.log(`Screenshot of the server's control panel: ${SCREENSHOT}`)
@@ -444,7 +460,7 @@ it('says what to do while a table is empty: the curl command of a first request,
   await requestsHint.waitFor({ state: 'hidden', timeout: SEEN.timeout })
 
   await page.getByLabel('Status filter').fill('5xx')
-  await expect.poll(textOf(requestsHint), SEEN).toBe('No request matches the filters (1 hidden): clear the Status or Path filter.')
+  await expect.poll(textOf(requestsHint), SEEN).toBe('No request matches the filters (1 hidden): clear the Status, Path or Reason filter.')
   await page.getByLabel('Status filter').fill('')
   await requestsHint.waitFor({ state: 'hidden', timeout: SEEN.timeout })
 

@@ -4,6 +4,7 @@
  */
 import { describe, expect, it } from 'vitest'
 import { createPetStore, type PetStore } from '../../src/index.js'
+import { toHar } from '../../src/journal/har.js'
 import { playSequence, SEQUENCE_KEYS } from './sequence.js'
 
 const storeWith = (explain?: boolean): PetStore =>
@@ -80,5 +81,15 @@ describe('why this answer', () => {
     expect(new Set(petStore.journal.find({ rule: 'rate.' }).map((entry) => entry.rule))).toEqual(
       new Set(['rate.minute-window', 'rate.ban', 'rate.day-window']),
     )
+  })
+
+  it("puts each answer's reason first in its HAR entry's comment", async () => {
+    const petStore = storeWith()
+    const played = await playSequence(driverOf(petStore, false))
+    const har = toHar(petStore.journal.all(), { origin: 'http://127.0.0.1:4010', version: 'test' })
+    for (const { step, seq } of played) {
+      const comment = String(har.log.entries[seq - 1]?.comment)
+      expect(comment.startsWith(`reason: ${step.status} ${step.rule}:`), `${step.label}: ${comment}`).toBe(true)
+    }
   })
 })
