@@ -1,7 +1,7 @@
 /**
  * The standalone server's request log: one line per request, `pretty` for people or `json` for tools and agents
  * (docs/mcp.md, "Logs"): session, operation, key hint, plan, scenario and stage, fault, the latency a scenario added,
- * duration. Never the API key (the journal's plan and key hint only).
+ * duration, and the rule that decided the answer (docs/explain.md). Never the API key (the journal's plan and key hint only).
  */
 import type { IncomingMessage } from 'node:http'
 import type { ResponseMeta } from '../core/types.js'
@@ -30,6 +30,12 @@ export interface LoggedAnswer {
   readonly meta?: ResponseMeta | undefined
   /** The latency a scenario added, in ms. */
   readonly delayMs?: number | undefined
+}
+
+/** A pretty line names the rule of an answer that is not `ok` (docs/explain.md): ` rate.minute-window`. */
+const rule = (answer: LoggedAnswer | undefined): string => {
+  const named = answer?.meta?.rule
+  return named === undefined || named === 'ok' ? '' : ` ${named}`
 }
 
 /**
@@ -66,11 +72,12 @@ export function createRequestLog(format: LogFormat, write: (line: string) => voi
             stage: answer?.meta?.stage ?? null,
             fault: answer?.meta?.fault ?? null,
             delayMs: answer?.delayMs ?? 0,
+            rule: answer?.meta?.rule ?? null,
           }),
         )
       } else {
         write(
-          `${req.method} ${req.url} ${status} ${plan ?? '-'} ${ms}ms${session ? ` [${String(session)}]` : ''}${note ? ` (${note})` : ''}`,
+          `${req.method} ${req.url} ${status} ${plan ?? '-'} ${ms}ms${session ? ` [${String(session)}]` : ''}${note ? ` (${note})` : ''}${rule(answer)}`,
         )
       }
     },

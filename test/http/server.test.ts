@@ -680,6 +680,8 @@ describe('latency, logs and shutdown', () => {
     expect(entries[0]).toMatchObject({ method: 'GET', path: '/v1/pets?limit=100', status: 200, plan: 'pro', ms: expect.any(Number) })
     expect(entries[1]).toMatchObject({ method: 'POST', path: '/v1/pets', status: 201, plan: 'pro' })
     expect(entries[2]).toMatchObject({ method: 'GET', path: '/v1/pets', status: 401 })
+    // The rule behind each answer (docs/explain.md): a key that is none of the world's is auth.unknown-key.
+    expect(entries.map((entry) => entry.rule)).toEqual(['ok', 'ok', 'auth.unknown-key'])
   })
 
   it('never writes the Authorization value to the log', async () => {
@@ -700,6 +702,8 @@ describe('latency, logs and shutdown', () => {
     expect(lines).toHaveLength(1)
     expect(lines[0]).toMatch(/^GET \/v1\/pets\?limit=100 200 business [\d.]+ms/)
     expect(lines[0]).not.toContain('test-business')
+    await fetch(`${url}/v1/pets/999999`, { headers: auth('test-business') })
+    expect(lines[1]).toMatch(/^GET \/v1\/pets\/999999 404 business [\d.]+ms data\.pet-not-found$/)
   })
 
   it('finishes an in-flight request when closed, then refuses new connections', async () => {
