@@ -95,6 +95,28 @@ function requestsSection(
   )
 }
 
+/** The Status, Path and Reason filters, and the rules of the rows offered to the Reason one as it is typed. */
+function requestFilters() {
+  const status = h('input', { type: 'text', inputmode: 'numeric', size: 6, placeholder: '4xx' })
+  const path = h('input', { type: 'search', size: 18, placeholder: '/v1/pets' })
+  const reason = h('input', { type: 'search', size: 14, placeholder: 'rate.', list: 'reason-rules' })
+  // The rules of the rows the table holds (docs/explain.md lists them all); a rule or a family (`rate.`) filters.
+  const rules = h('datalist', { id: 'reason-rules' })
+  return {
+    elements: [status, path, reason, rules] as [HTMLInputElement, HTMLInputElement, HTMLInputElement, HTMLElement],
+    visible: (row: RequestRow) =>
+      statusMatches(status.value, row.status) && row.path.includes(path.value.trim()) && (row.rule ?? '').startsWith(reason.value.trim()),
+    offer(rows: readonly RequestRow[]) {
+      const named = [...new Set(rows.map((row) => row.rule))].sort()
+      if (named.join() !== [...rules.children].map((option) => (option as HTMLOptionElement).value).join())
+        replace(rules, ...named.map((rule) => h('option', { value: rule })))
+    },
+    onInput(render: () => void) {
+      for (const input of [status, path, reason]) input.addEventListener('input', render)
+    },
+  }
+}
+
 /**
  * @example
  * const view = requestsView(source, (message) => console.log(message))
@@ -102,19 +124,13 @@ function requestsSection(
  */
 export function requestsView(source: PanelSource, notify: (message: string, error?: boolean) => void): RequestsView {
   let rows: RequestRow[] = []
-  const status = h('input', { type: 'text', inputmode: 'numeric', size: 6, placeholder: '4xx' })
-  const path = h('input', { type: 'search', size: 18, placeholder: '/v1/pets' })
-  const reason = h('input', { type: 'search', size: 14, placeholder: 'rate.', list: 'reason-rules' })
-  // The rules of the rows the table holds, offered as the Reason filter is typed (docs/explain.md lists them all).
-  const rules = h('datalist', { id: 'reason-rules' })
+  const filters = requestFilters()
   const body = h('tbody')
   const pane = detailsPane(source, notify, (selected) => tidyRows(body, selected))
   const { select } = pane
   const count = h('span', { class: 'muted' })
   const empty = h('p', { class: 'empty', hidden: true })
   let key: string | undefined
-  const visible = (row: RequestRow) =>
-    statusMatches(status.value, row.status) && row.path.includes(path.value.trim()) && (row.rule ?? '').startsWith(reason.value.trim())
   // Loads overlap (first connection, scenario switch, reset): only the newest shows, with the rows the event stream
   // brought while it was on its way, which may be newer than the list it read.
   let loadsStarted = 0
@@ -130,21 +146,17 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
     }
   }
   const render = () => {
-    const shown = rows.filter(visible)
+    const shown = rows.filter(filters.visible)
     replace(body, ...shown.map((row) => rowElement(row, select)))
     tidyRows(body, pane.selected)
     count.textContent = `${shown.length} shown of ${rows.length}`
-    const named = [...new Set(rows.map((row) => row.rule))].sort()
-    if (named.join() !== [...rules.children].map((option) => (option as HTMLOptionElement).value).join())
-      replace(rules, ...named.map((rule) => h('option', { value: rule })))
+    filters.offer(rows)
     hint()
   }
-  status.addEventListener('input', render)
-  path.addEventListener('input', render)
-  reason.addEventListener('input', render)
+  filters.onInput(render)
 
   return {
-    element: requestsSection(count, [status, path, reason, rules], body, [empty, pane.element]),
+    element: requestsSection(count, filters.elements, body, [empty, pane.element]),
     async load() {
       const load = ++loadsStarted
       const arrived: RequestRow[] = []
@@ -167,7 +179,8 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       if (rows.some((known) => known.seq === row.seq)) return
       rows.unshift(row)
       if (rows.length > MAX_ROWS) rows.length = MAX_ROWS
-      if (visible(row)) {
+      filters.offer(rows)
+      if (filters.visible(row)) {
         body.prepend(rowElement(row, select))
         while (body.rows.length > MAX_ROWS) body.lastElementChild?.remove()
         tidyRows(body, pane.selected)
