@@ -236,7 +236,10 @@ export function createApi(world: ApiWorld): Api {
         if (extra) Object.assign(headers, extra)
         Object.assign(headers, response.headers)
         // The rule is the response's own (an error names it), else `ok` (src/core/reason.ts).
-        const meta = { plan, keyHint, operation, rule: response.meta?.rule ?? 'ok' }
+        const rule = response.meta?.rule ?? 'ok'
+        const meta = response.meta?.banStarted
+          ? { plan, keyHint, operation, rule, banStarted: true as const }
+          : { plan, keyHint, operation, rule }
         return { status: response.status, headers, body: response.body, meta }
       }
       return decided instanceof Promise ? decided.then(counted) : counted(decided)
@@ -252,7 +255,10 @@ function afterQuota(
   quota: QuotaDecision,
   finish: (response: ApiResponse) => ApiResponse,
 ): ApiResult {
-  if (!quota.ok) return finish(refused(quota.rule, quota.code, quota.message))
+  if (!quota.ok) {
+    const response = refused(quota.rule, quota.code, quota.message)
+    return finish(quota.banStarted ? { ...response, meta: { rule: quota.rule, banStarted: true } } : response)
+  }
   if (!route.ok) {
     if (route.code === 'route_not_found')
       return finish(refused('route.not-found', 'route_not_found', `No operation at ${request.method} ${request.path}.`))

@@ -174,6 +174,7 @@ export function decisionOf(
         ok: false,
         code: 'key_temporarily_banned',
         rule: 'rate.ban',
+        banStarted: true,
         message: `API key is temporarily banned for ${seconds(options.banDurationMs)} s: it sent ${options.banAfterEarlyRetries} requests before Retry-After had passed.`,
         headers: withRetryAfter(rateHeaders(outcome.limit, 0, outcome.until), retryAfterValue(options, outcome.until, at)),
       }

@@ -60,6 +60,8 @@ export interface ResponseMeta {
   readonly rule?: RuleId
   /** The index of the scenario's (or stage's) fault rule that fired, in its `faults` list. */
   readonly faultRule?: number
+  /** This answer started a ban (the early retry that earned it), not one of the answers during it (decision 30). */
+  readonly banStarted?: true
 }
 
 /** What the core answers: a response now, or once the store has written. */
@@ -121,7 +123,14 @@ export type QueryValidation = 'strict' | 'lenient'
 /** What the quota (rate limiter) decides for one request. */
 export type QuotaDecision =
   | { ok: true; headers: Record<string, string> }
-  | { ok: false; code: 'rate_limited' | 'key_temporarily_banned'; rule: RuleId; message: string; headers: Record<string, string> }
+  | {
+      ok: false
+      code: 'rate_limited' | 'key_temporarily_banned'
+      rule: RuleId
+      banStarted?: true
+      message: string
+      headers: Record<string, string>
+    }
 
 /** The rate-limit seam: counts a key's requests and says which headers to send. */
 export interface Quota {

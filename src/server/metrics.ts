@@ -11,7 +11,6 @@
  */
 import type { Counter, Histogram, Registry } from 'prom-client'
 import { ruleOf } from '../core/reason.js'
-import type { ApiResponse } from '../core/types.js'
 import type { LoggedAnswer, LoggedRequest, RequestLog } from './request-log.js'
 import type { Sessions } from './sessions.js'
 
@@ -29,13 +28,6 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 
 /** The window of a rate-limit rule: `rate.ban` answers are a ban's. */
 const WINDOWS: Readonly<Record<string, string>> = { 'rate.minute-window': 'minute', 'rate.day-window': 'day', 'rate.ban': 'ban' }
-
-/**
- * Whether a `rate.ban` answer is the one that earned the ban: the core words the two `key_temporarily_banned` answers
- * apart (src/core/rate-limit.ts, `decisionOf`: "banned for N s: it sent …" versus "banned for retrying …"), and the
- * answer carries nothing else that tells them apart under a frozen clock (test/explain/metrics.test.ts pins it).
- */
-const earnedBan = (answer: Partial<ApiResponse>): boolean => typeof answer.body === 'string' && !answer.body.includes('banned for retrying')
 
 /** A child of a labelled metric per label set, made once: label values are a few short strings (plans, rules, faults). */
 function cached<T>(make: (...labels: string[]) => T): (...labels: string[]) => T {
@@ -130,8 +122,8 @@ export function createServerMetrics(sessions: Sessions): ServerMetrics {
       if (window !== undefined) {
         const plan = meta?.plan ?? 'none'
         children.limited(plan, window).inc()
-        // The delivery hands the log the core's response itself (server-delivery.ts): its body words the ban.
-        if (window === 'ban' && earnedBan(answer as Partial<ApiResponse>)) children.bans(plan).inc()
+        // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
+        if (window === 'ban' && answer.meta?.banStarted) children.bans(plan).inc()
       }
       if (meta?.fault !== undefined) children.faults(meta.fault).inc()
     },
