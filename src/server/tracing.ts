@@ -25,7 +25,7 @@ import {
 import type { Api } from '../core/api.js'
 import { matchRoute } from '../core/api.js'
 import { bearerToken } from '../core/auth.js'
-import { reasonOf } from '../core/reason.js'
+import { reasonOf, ruleOf } from '../core/reason.js'
 import type { ApiRequest, ApiResponse } from '../core/types.js'
 import { OPERATIONS } from '../spec.js'
 
@@ -104,29 +104,79 @@ function keyHash(key: string): string {
   return hash
 }
 
-/** The span's attributes from the answer: its status, and its reason, read as the journal reads it. */
+/** The facts of a reason (src/core/reason.ts) and the attribute each is written to. */
+const FACT_ATTRIBUTES: readonly (readonly [fact: string, attribute: string])[] = [
+  ['plan', 'petstore.plan'],
+  ['window', 'petstore.window'],
+  ['used', 'petstore.window.used'],
+  ['limit', 'petstore.window.limit'],
+  ['resetsAt', 'petstore.window.resets_at'],
+  ['stage', 'petstore.stage'],
+  ['fault', 'petstore.fault'],
+  ['faultRule', 'petstore.fault_rule'],
+  ['decision', 'petstore.decision'],
+]
+
+const DIGITS = /^\d+$/
+let resetOf = { text: '', iso: '' }
+
+/**
+ * The facts of an `ok` answer as `reasonOf` reads them (its plan, its window from the `X-RateLimit-*` headers, a
+ * latency fault's scenario rule), without building the reason's sentence: most answers are `ok`, and the window's
+ * reset is the same ISO string for a whole minute (test/explain/traces.test.ts compares them with the journal's).
+ */
+function okFacts(response: ApiResponse, attributes: Attributes): void {
+  const { meta, headers } = response
+  if (meta?.plan !== undefined) attributes['petstore.plan'] = meta.plan
+  const limit = headers['x-ratelimit-limit']
+  const remaining = headers['x-ratelimit-remaining']
+  const reset = headers['x-ratelimit-reset']
+  if (limit !== undefined && DIGITS.test(limit)) {
+    attributes['petstore.window.limit'] = Number(limit)
+    if (remaining !== undefined && DIGITS.test(remaining)) attributes['petstore.window.used'] = Number(limit) - Number(remaining)
+    if (reset !== undefined && DIGITS.test(reset)) {
+      if (resetOf.text !== reset) resetOf = { text: reset, iso: new Date(Number(reset) * 1000).toISOString() }
+      attributes['petstore.window.resets_at'] = resetOf.iso
+    }
+  }
+  if (meta?.stage !== undefined) attributes['petstore.stage'] = meta.stage
+  if (meta?.fault !== undefined) attributes['petstore.fault'] = meta.fault
+  if (meta?.faultRule !== undefined) attributes['petstore.fault_rule'] = meta.faultRule
+}
+
+/** The facts of any other answer, from its reason (src/core/reason.ts), read as the journal reads it (src/journal/entry.ts). */
+function reasonFacts(response: ApiResponse, scenario: string, attributes: Attributes): void {
+  const { meta } = response
+  const { rule, facts } = reasonOf({
+    status: response.status,
+    headers: response.headers,
+    rule: meta?.rule,
+    plan: meta?.plan,
+    keyHint: meta?.keyHint,
+    scenario,
+    stage: meta?.stage,
+    fault: meta?.fault,
+    faultRule: meta?.faultRule,
+  })
+  attributes['petstore.rule'] = rule
+  for (const [fact, attribute] of FACT_ATTRIBUTES) {
+    const value = facts[fact]
+    if (value !== undefined) attributes[attribute] = value
+  }
+}
+
+/** The span's attributes from the answer: its status, and its rule and facts. */
 function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld): Attributes {
   const { meta } = response
   const scenario = meta?.scenario ?? world.scenario()
-  const reason = reasonOf({ ...meta, status: response.status, headers: response.headers, scenario })
-  const { facts } = reason
-  const attributes: Attributes = { 'petstore.rule': reason.rule, 'petstore.scenario': scenario }
+  const rule = ruleOf({ rule: meta?.rule, status: response.status })
+  const attributes: Attributes = { 'petstore.rule': rule, 'petstore.scenario': scenario }
+  if (rule === 'ok') okFacts(response, attributes)
+  else reasonFacts(response, scenario, attributes)
   if (response.drop === undefined) attributes['http.response.status_code'] = response.status
-  const authorization = request.headers.authorization
-  const key = meta?.keyHint !== undefined && typeof authorization === 'string' ? bearerToken(authorization) : undefined
+  const authorization = meta?.keyHint === undefined ? undefined : request.headers.authorization
+  const key = typeof authorization === 'string' ? bearerToken(authorization) : undefined
   if (key !== undefined) attributes['petstore.key.hash'] = keyHash(key)
-  const named: readonly [string, string][] = [
-    ['plan', 'petstore.plan'],
-    ['window', 'petstore.window'],
-    ['used', 'petstore.window.used'],
-    ['limit', 'petstore.window.limit'],
-    ['resetsAt', 'petstore.window.resets_at'],
-    ['stage', 'petstore.stage'],
-    ['fault', 'petstore.fault'],
-    ['faultRule', 'petstore.fault_rule'],
-    ['decision', 'petstore.decision'],
-  ]
-  for (const [fact, attribute] of named) if (facts[fact] !== undefined) attributes[attribute] = facts[fact]
   return attributes
 }
 
