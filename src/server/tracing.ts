@@ -5,8 +5,6 @@
  * reason (src/core/reason.ts) as attributes (docs/explain.md, "Traces"). Opt-in through `@opentelemetry/api`: while no
  * SDK registered a tracer provider, a request costs one lookup and allocates nothing.
  */
-import { createHash } from 'node:crypto'
-import { createRequire } from 'node:module'
 import {
   type Attributes,
   type Context,
@@ -42,27 +40,39 @@ export const UNROUTED_SPAN = 'petstore-mock request'
 const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate()
 const ROUTES = new Map<string, string>(OPERATIONS.map((operation) => [operation.id, operation.path]))
 
-let tracerOf: { provider: TracerProvider; tracer: Tracer } | undefined
+/**
+ * Node's own modules, reached without a static import: the package's main entry loads this file and must stay loadable
+ * by a browser bundler (it finds no `node:` import here); in a browser nothing is traced anyway.
+ */
+const nodeBuiltin = <T>(name: string): T | undefined =>
+  (globalThis as { process?: { getBuiltinModule?: (id: string) => unknown } }).process?.getBuiltinModule?.(name) as T | undefined
 
-/** This package's version, for the tracer's instrumentation scope; read once, when tracing first starts. */
+/** This package's version, for the tracer's instrumentation scope; read once per world, when tracing first starts. */
 function packageVersion(): string | undefined {
   try {
-    return (createRequire(import.meta.url)('petstore-mock/package.json') as { version: string }).version
+    const module = nodeBuiltin<typeof import('node:module')>('node:module')
+    return (module?.createRequire(import.meta.url)('petstore-mock/package.json') as { version: string } | undefined)?.version
   } catch {
     return undefined
   }
+}
+
+/** What one world's tracing step keeps: the tracer of the provider last seen, and the hashes of its keys. */
+interface TracingState {
+  tracerOf: { provider: TracerProvider; tracer: Tracer } | undefined
+  readonly hashes: Map<string, string>
 }
 
 /**
  * The tracer of the registered provider, or `undefined` while none is registered. Read on every request (an SDK may
  * register or `trace.disable()` at any time), with no allocation: the global proxy's delegate is compared with the no-op.
  */
-function currentTracer(): Tracer | undefined {
+function currentTracer(state: TracingState): Tracer | undefined {
   const global = trace.getTracerProvider()
   const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global
   if (provider === NOOP_PROVIDER) return undefined
-  if (tracerOf?.provider !== provider) tracerOf = { provider, tracer: provider.getTracer('petstore-mock', packageVersion()) }
-  return tracerOf.tracer
+  if (state.tracerOf?.provider !== provider) state.tracerOf = { provider, tracer: provider.getTracer('petstore-mock', packageVersion()) }
+  return state.tracerOf.tracer
 }
 
 const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(-.*)?$/
@@ -90,13 +100,13 @@ function parentOf(headers: ApiRequest['headers']): Context {
   return isSpanContextValid(spanContext) ? trace.setSpanContext(active, spanContext) : active
 }
 
-const hashes = new Map<string, string>()
-
 /** The first 16 hex digits of the key's SHA-256: tells keys apart (even two with the same last 4 characters), never shows one. */
-function keyHash(key: string): string {
+function keyHash(key: string, hashes: Map<string, string>): string | undefined {
   let hash = hashes.get(key)
   if (hash === undefined) {
-    hash = createHash('sha256').update(key).digest('hex').slice(0, 16)
+    const crypto = nodeBuiltin<typeof import('node:crypto')>('node:crypto')
+    if (crypto === undefined) return undefined
+    hash = crypto.createHash('sha256').update(key).digest('hex').slice(0, 16)
     // Only keys the world knows are hashed (the answer names a plan): a bound for worlds with very many of them.
     if (hashes.size >= 1024) hashes.clear()
     hashes.set(key, hash)
@@ -166,7 +176,7 @@ function reasonFacts(response: ApiResponse, scenario: string, attributes: Attrib
 }
 
 /** The span's attributes from the answer: its status, and its rule and facts. */
-function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld): Attributes {
+function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld, hashes: Map<string, string>): Attributes {
   const { meta } = response
   const scenario = meta?.scenario ?? world.scenario()
   const rule = ruleOf({ rule: meta?.rule, status: response.status })
@@ -176,13 +186,14 @@ function answerAttributes(request: ApiRequest, response: ApiResponse, world: Tra
   if (response.drop === undefined) attributes['http.response.status_code'] = response.status
   const authorization = meta?.keyHint === undefined ? undefined : request.headers.authorization
   const key = typeof authorization === 'string' ? bearerToken(authorization) : undefined
-  if (key !== undefined) attributes['petstore.key.hash'] = keyHash(key)
+  const hash = key === undefined ? undefined : keyHash(key, hashes)
+  if (hash !== undefined) attributes['petstore.key.hash'] = hash
   return attributes
 }
 
 /** Ends the span with the answer: ERROR for a 5xx (OTel HTTP server semantic conventions) and for a dropped connection. */
-function endWith(span: Span, request: ApiRequest, response: ApiResponse, world: TracedWorld): ApiResponse {
-  span.setAttributes(answerAttributes(request, response, world))
+function endWith(span: Span, request: ApiRequest, response: ApiResponse, world: TracedWorld, state: TracingState): ApiResponse {
+  span.setAttributes(answerAttributes(request, response, world, state.hashes))
   if (response.drop !== undefined) {
     span.setAttribute('error.type', response.drop)
     span.setStatus({ code: SpanStatusCode.ERROR, message: `connection dropped (${response.drop})` })
@@ -223,9 +234,10 @@ function startSpan(tracer: Tracer, request: ApiRequest, world: TracedWorld): { s
  * const world = createWorld(options, data, { trace: withTracing })
  */
 export function withTracing(next: Api, world: TracedWorld): Api {
+  const state: TracingState = { tracerOf: undefined, hashes: new Map() }
   return {
     handle(request) {
-      const tracer = currentTracer()
+      const tracer = currentTracer(state)
       if (tracer === undefined) return next.handle(request)
       const { span, parent } = startSpan(tracer, request, world)
       if (!span.isRecording()) {
@@ -236,10 +248,10 @@ export function withTracing(next: Api, world: TracedWorld): Api {
         const result = context.with(trace.setSpan(parent, span), () => next.handle(request))
         return result instanceof Promise
           ? result.then(
-              (response) => endWith(span, request, response, world),
+              (response) => endWith(span, request, response, world, state),
               (error: unknown) => endFailed(span, error),
             )
-          : endWith(span, request, result, world)
+          : endWith(span, request, result, world, state)
       } catch (error) {
         return endFailed(span, error)
       }
