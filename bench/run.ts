@@ -21,6 +21,7 @@ import { benchSlowCreates } from './slow-creates.js'
 import { benchSoak } from './soak.js'
 import { benchStateFile } from './state-file.js'
 import { benchOverLimit, benchTail } from './tail.js'
+import { benchTimeline } from './timeline.js'
 
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -48,6 +49,7 @@ const suites = {
   'pet-bytes': benchPetBytes,
   'slow-creates': benchSlowCreates,
   'state-file': benchStateFile,
+  timeline: benchTimeline,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

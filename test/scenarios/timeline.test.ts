@@ -135,6 +135,26 @@ describe('timelines', () => {
     expect(petStore.timeline()?.stages.map((stage) => stage.requests)).toEqual([10, 10, 10])
   })
 
+  it('crosses the Sunset on the clock: a timeline that starts before it answers getPet 410 from the stage that reaches it', async () => {
+    // The spec's Sunset of GET /pets/{petId} is 2030-12-05T00:00:00Z ("Deprecations"): a scenario whose clock starts
+    // ten minutes before it reaches it in its stage at 10 min.
+    const scenario = {
+      name: 'sunset-night',
+      description: 'the last ten minutes of getPet',
+      clock: { start: '2030-12-04T23:50:00Z', frozen: true },
+      timeline: [{ name: 'after-sunset', after: '10m' }],
+    }
+    const petStore = createPetStore({ scenarios: [scenario], scenario: 'sunset-night' })
+    const getPet = () => petStore.handle({ ...LIST, path: '/v1/pets/1', query: '' })
+    expect((await getPet()).status).toBe(200)
+    petStore.clock.advance(10 * 60_000)
+    expect((await getPet()).status).toBe(410)
+    expect(petStore.journal.all().map((entry) => [entry.stage, entry.rule])).toEqual([
+      [undefined, 'ok'],
+      ['after-sunset', 'lifecycle.after-sunset'],
+    ])
+  })
+
   it('reads durations as the scenario format writes them', () => {
     expect(['250ms', '90s', '5m', '1h', 'PT1H30M', 'PT0.5S'].map(durationMs)).toEqual([250, 90_000, 300_000, 3_600_000, 5_400_000, 500])
   })
