@@ -288,6 +288,18 @@ export function defineConformanceSuite(host: ConformanceHost): void {
         expect(exchange.response.headers.get('x-ratelimit-reset')).toBe(String(FROZEN_MINUTE_END))
       })
 
+      it('explains the 429 in X-Mock-Reason when the request asks (X-Mock-Explain: 1), and never unasked', async () => {
+        await exhaustFreeMinute()
+        const unasked = await listPets('', { key: 'test-free' })
+        expect(unasked.response.headers.get('x-mock-reason')).toBeNull()
+        const asked = await listPets('', { key: 'test-free', headers: { 'x-mock-explain': '1' } })
+        expectError(asked, 429, 'rate_limited')
+        // docs/explain.md: the rule, then the facts; the Free plan's 60 a minute used up in the window ending 12:01.
+        expect(asked.response.headers.get('x-mock-reason')).toBe(
+          'rate.minute-window; plan=free; key=...free; limit=60; used=60; resetsAt="2026-06-01T12:01:00.000Z"; retryAfter=30; window=minute; decision=22',
+        )
+      })
+
       it('answers a limited key with 429 on every operation', async () => {
         await exhaustFreeMinute()
         expectError(await createPet({ name: 'Rex', categoryId: 1 }, { key: 'test-free' }), 429, 'rate_limited')
