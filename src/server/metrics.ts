@@ -15,7 +15,10 @@ import type { LoggedAnswer, LoggedRequest, RequestLog } from './request-log.js'
 import type { Sessions } from './sessions.js'
 
 export interface ServerMetrics {
-  /** Loads prom-client and makes the registry; the server awaits it before it listens, so no answer goes uncounted. */
+  /**
+   * Loads prom-client and makes the registry. The server starts it once it listens (prom-client takes tens of
+   * milliseconds to load, which the first answer would otherwise wait for); answers before then are kept and counted.
+   */
   load(): Promise<void>
   /** Counts one API answer: its status (0 when a fault dropped it) and the response the delivery handed over. */
   answered(request: LoggedRequest, status: number, answer: LoggedAnswer): void
@@ -101,31 +104,22 @@ function childrenOf(prom: typeof import('prom-client'), sessions: Sessions) {
 export function createServerMetrics(sessions: Sessions): ServerMetrics {
   let children: Children | undefined
   let loading: Promise<void> | undefined
-  // Loaded when the server starts listening, not when this module is imported: a user of the library's other hosts
-  // never pays for prom-client.
+  // What came before prom-client loaded, counted once it has: a few answers at most (it loads as the server opens its
+  // port); the bound keeps a server that is never scraped and never loads from holding them all.
+  const pending: Answered[] = []
   const load = (): Promise<void> => {
     loading ??= import('prom-client').then((prom) => {
       children = childrenOf(prom, sessions)
+      for (const answered of pending.splice(0)) count(children, answered)
     })
     return loading
   }
   return {
     load,
     answered({ started }, status, answer) {
-      if (children === undefined) return
-      const meta = answer.meta
-      const operation = meta?.operation ?? 'none'
-      const rule = ruleOf({ rule: meta?.rule, status })
-      children.requests(operation, String(status), rule).inc()
-      children.duration(operation).observe((performance.now() - started) / 1000)
-      const window = WINDOWS[rule]
-      if (window !== undefined) {
-        const plan = meta?.plan ?? 'none'
-        children.limited(plan, window).inc()
-        // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
-        if (window === 'ban' && answer.meta?.banStarted) children.bans(plan).inc()
-      }
-      if (meta?.fault !== undefined) children.faults(meta.fault).inc()
+      const answered: Answered = { status, meta: answer.meta, seconds: (performance.now() - started) / 1000 }
+      if (children !== undefined) count(children, answered)
+      else if (pending.length < MAX_PENDING) pending.push(answered)
     },
     async scrape() {
       await load()
@@ -133,6 +127,31 @@ export function createServerMetrics(sessions: Sessions): ServerMetrics {
       return { contentType: registry.contentType, text: await registry.metrics() }
     },
   }
+}
+
+/** The most answers kept while prom-client loads. */
+const MAX_PENDING = 10_000
+
+/** One API answer as the metrics count it. */
+interface Answered {
+  readonly status: number
+  readonly meta: LoggedAnswer['meta']
+  readonly seconds: number
+}
+
+function count(children: Children, { status, meta, seconds }: Answered): void {
+  const operation = meta?.operation ?? 'none'
+  const rule = ruleOf({ rule: meta?.rule, status })
+  children.requests(operation, String(status), rule).inc()
+  children.duration(operation).observe(seconds)
+  const window = WINDOWS[rule]
+  if (window !== undefined) {
+    const plan = meta?.plan ?? 'none'
+    children.limited(plan, window).inc()
+    // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
+    if (window === 'ban' && meta?.banStarted) children.bans(plan).inc()
+  }
+  if (meta?.fault !== undefined) children.faults(meta.fault).inc()
 }
 
 /** `log`, also counting each API answer in `metrics`: the delivery calls `answered` for every one, even when silent. */

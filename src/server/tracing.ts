@@ -3,28 +3,15 @@
  * `setupPetStoreServer` of the Node entries): the browser bundle never loads it (test/browser/bundle.test.ts).
  * One SERVER span per request, named after its operation, continuing the caller's `traceparent`, with the answer's
  * reason (src/core/reason.ts) as attributes (docs/explain.md, "Traces"). Opt-in through `@opentelemetry/api`: while no
- * SDK registered a tracer provider, a request costs one lookup and allocates nothing.
+ * SDK registered a tracer provider, a request costs one property read and allocates nothing, and the API is not even
+ * loaded (importing it costs tens of milliseconds, paid by every test file that imports the package).
  */
-import {
-  type Attributes,
-  type Context,
-  context,
-  createTraceState,
-  isSpanContextValid,
-  ProxyTracerProvider,
-  propagation,
-  type Span,
-  SpanKind,
-  SpanStatusCode,
-  type Tracer,
-  type TracerProvider,
-  trace,
-} from '@opentelemetry/api'
+import type { Attributes, Context, Span, Tracer, TracerProvider } from '@opentelemetry/api'
 import type { Api } from '../core/api.js'
 import { matchRoute } from '../core/api.js'
 import { bearerToken } from '../core/auth.js'
-import { reasonOf, ruleOf } from '../core/reason.js'
-import type { ApiRequest, ApiResponse } from '../core/types.js'
+import { reasonOf } from '../core/reason.js'
+import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { OPERATIONS } from '../spec.js'
 
 /** What the step reads of its world: where the API lives, and the scenario an answer without one came from. */
@@ -36,8 +23,16 @@ export interface TracedWorld {
 /** The name of a request's span when it reaches no operation (a 404 or 405 of the routes, a proxied request). */
 export const UNROUTED_SPAN = 'petstore-mock request'
 
-/** The delegate of a proxy that has none: a provider that makes only non-recording spans. */
-const NOOP_PROVIDER = new ProxyTracerProvider().getDelegate()
+/** `@opentelemetry/api`, loaded once a tracer provider is registered. */
+type Otel = typeof import('@opentelemetry/api')
+
+/**
+ * Where `@opentelemetry/api` 1.x keeps what an SDK registered (its `internal/global-utils`): `trace` is set by
+ * `trace.setGlobalTracerProvider` and removed by `trace.disable()`. Read to learn, without loading the API, whether
+ * there is anything to trace.
+ */
+const OTEL_GLOBAL = Symbol.for('opentelemetry.js.api.1')
+const providerRegistered = (): boolean => (globalThis as { [OTEL_GLOBAL]?: { trace?: unknown } })[OTEL_GLOBAL]?.trace !== undefined
 const ROUTES = new Map<string, string>(OPERATIONS.map((operation) => [operation.id, operation.path]))
 
 /**
@@ -57,8 +52,10 @@ function packageVersion(): string | undefined {
   }
 }
 
-/** What one world's tracing step keeps: the tracer of the provider last seen, and the hashes of its keys. */
+/** What one world's tracing step keeps: the API once loaded, the tracer of the provider last seen, its keys' hashes. */
 interface TracingState {
+  otel: { api: Otel; noop: TracerProvider } | undefined
+  loading: Promise<void> | undefined
   tracerOf: { provider: TracerProvider; tracer: Tracer } | undefined
   readonly hashes: Map<string, string>
 }
@@ -67,10 +64,10 @@ interface TracingState {
  * The tracer of the registered provider, or `undefined` while none is registered. Read on every request (an SDK may
  * register or `trace.disable()` at any time), with no allocation: the global proxy's delegate is compared with the no-op.
  */
-function currentTracer(state: TracingState): Tracer | undefined {
-  const global = trace.getTracerProvider()
-  const provider = global instanceof ProxyTracerProvider ? global.getDelegate() : global
-  if (provider === NOOP_PROVIDER) return undefined
+function currentTracer(state: TracingState, { api, noop }: NonNullable<TracingState['otel']>): Tracer | undefined {
+  const global = api.trace.getTracerProvider()
+  const provider = global instanceof api.ProxyTracerProvider ? global.getDelegate() : global
+  if (provider === noop) return undefined
   if (state.tracerOf?.provider !== provider) state.tracerOf = { provider, tracer: provider.getTracer('petstore-mock', packageVersion()) }
   return state.tracerOf.tracer
 }
@@ -82,7 +79,8 @@ const TRACEPARENT = /^([0-9a-f]{2})-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})(
  * empty), from the W3C `traceparent` and `tracestate` headers read here (W3C Trace Context, section 3.2), so a span
  * continues its caller's trace with a bare `trace.setGlobalTracerProvider` too (docs/spec-decisions.md row 64).
  */
-function parentOf(headers: ApiRequest['headers']): Context {
+function parentOf(api: Otel, headers: ApiRequest['headers']): Context {
+  const { context, propagation, trace } = api
   const active = context.active()
   if (propagation.fields().length > 0) return propagation.extract(active, headers)
   const parent = headers.traceparent
@@ -95,9 +93,9 @@ function parentOf(headers: ApiRequest['headers']): Context {
     spanId: match[3] as string,
     traceFlags: Number.parseInt(match[4] as string, 16) & 1,
     isRemote: true,
-    ...(typeof state === 'string' && state !== '' ? { traceState: createTraceState(state) } : {}),
+    ...(typeof state === 'string' && state !== '' ? { traceState: api.createTraceState(state) } : {}),
   }
-  return isSpanContextValid(spanContext) ? trace.setSpanContext(active, spanContext) : active
+  return api.isSpanContextValid(spanContext) ? trace.setSpanContext(active, spanContext) : active
 }
 
 /** The first 16 hex digits of the key's SHA-256: tells keys apart (even two with the same last 4 characters), never shows one. */
@@ -127,34 +125,7 @@ const FACT_ATTRIBUTES: readonly (readonly [fact: string, attribute: string])[] =
   ['decision', 'petstore.decision'],
 ]
 
-const DIGITS = /^\d+$/
-let resetOf = { text: '', iso: '' }
-
-/**
- * The facts of an `ok` answer as `reasonOf` reads them (its plan, its window from the `X-RateLimit-*` headers, a
- * latency fault's scenario rule), without building the reason's sentence: most answers are `ok`, and the window's
- * reset is the same ISO string for a whole minute (test/explain/traces.test.ts compares them with the journal's).
- */
-function okFacts(response: ApiResponse, attributes: Attributes): void {
-  const { meta, headers } = response
-  if (meta?.plan !== undefined) attributes['petstore.plan'] = meta.plan
-  const limit = headers['x-ratelimit-limit']
-  const remaining = headers['x-ratelimit-remaining']
-  const reset = headers['x-ratelimit-reset']
-  if (limit !== undefined && DIGITS.test(limit)) {
-    attributes['petstore.window.limit'] = Number(limit)
-    if (remaining !== undefined && DIGITS.test(remaining)) attributes['petstore.window.used'] = Number(limit) - Number(remaining)
-    if (reset !== undefined && DIGITS.test(reset)) {
-      if (resetOf.text !== reset) resetOf = { text: reset, iso: new Date(Number(reset) * 1000).toISOString() }
-      attributes['petstore.window.resets_at'] = resetOf.iso
-    }
-  }
-  if (meta?.stage !== undefined) attributes['petstore.stage'] = meta.stage
-  if (meta?.fault !== undefined) attributes['petstore.fault'] = meta.fault
-  if (meta?.faultRule !== undefined) attributes['petstore.fault_rule'] = meta.faultRule
-}
-
-/** The facts of any other answer, from its reason (src/core/reason.ts), read as the journal reads it (src/journal/entry.ts). */
+/** The facts of an answer, from its reason (src/core/reason.ts), read as the journal reads it (src/journal/entry.ts). */
 function reasonFacts(response: ApiResponse, scenario: string, attributes: Attributes): void {
   const { meta } = response
   const { rule, facts } = reasonOf({
@@ -179,10 +150,8 @@ function reasonFacts(response: ApiResponse, scenario: string, attributes: Attrib
 function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld, hashes: Map<string, string>): Attributes {
   const { meta } = response
   const scenario = meta?.scenario ?? world.scenario()
-  const rule = ruleOf({ rule: meta?.rule, status: response.status })
-  const attributes: Attributes = { 'petstore.rule': rule, 'petstore.scenario': scenario }
-  if (rule === 'ok') okFacts(response, attributes)
-  else reasonFacts(response, scenario, attributes)
+  const attributes: Attributes = { 'petstore.scenario': scenario }
+  reasonFacts(response, scenario, attributes)
   if (response.drop === undefined) attributes['http.response.status_code'] = response.status
   const authorization = meta?.keyHint === undefined ? undefined : request.headers.authorization
   const key = typeof authorization === 'string' ? bearerToken(authorization) : undefined
@@ -193,6 +162,7 @@ function answerAttributes(request: ApiRequest, response: ApiResponse, world: Tra
 
 /** Ends the span with the answer: ERROR for a 5xx (OTel HTTP server semantic conventions) and for a dropped connection. */
 function endWith(span: Span, request: ApiRequest, response: ApiResponse, world: TracedWorld, state: TracingState): ApiResponse {
+  const { SpanStatusCode } = (state.otel as NonNullable<TracingState['otel']>).api
   span.setAttributes(answerAttributes(request, response, world, state.hashes))
   if (response.drop !== undefined) {
     span.setAttribute('error.type', response.drop)
@@ -206,7 +176,7 @@ function endWith(span: Span, request: ApiRequest, response: ApiResponse, world: 
 }
 
 /** Ends the span of a request the pipeline failed on (a bug, or a store error no step answered), and rethrows. */
-function endFailed(span: Span, error: unknown): never {
+function endFailed(span: Span, error: unknown, { SpanStatusCode }: Otel): never {
   span.recordException(error instanceof Error ? error : String(error))
   span.setAttribute('error.type', error instanceof Error ? error.name : 'Error')
   span.setStatus({ code: SpanStatusCode.ERROR })
@@ -215,14 +185,14 @@ function endFailed(span: Span, error: unknown): never {
 }
 
 /** Starts the request's span: named after the operation its method and path route to, under the caller's context. */
-function startSpan(tracer: Tracer, request: ApiRequest, world: TracedWorld): { span: Span; parent: Context } {
+function startSpan(api: Otel, tracer: Tracer, request: ApiRequest, world: TracedWorld): { span: Span; parent: Context } {
   const { basePath } = world
   const route = request.path.startsWith(basePath) ? matchRoute(request.method, request.path.slice(basePath.length)) : undefined
   const operation = route?.ok ? route.operation : undefined
   const attributes: Attributes = { 'http.request.method': request.method, 'url.path': request.path }
   if (operation !== undefined) attributes['http.route'] = `${basePath}${ROUTES.get(operation)}`
-  const parent = parentOf(request.headers)
-  const span = tracer.startSpan(operation ?? UNROUTED_SPAN, { kind: SpanKind.SERVER, attributes }, parent)
+  const parent = parentOf(api, request.headers)
+  const span = tracer.startSpan(operation ?? UNROUTED_SPAN, { kind: api.SpanKind.SERVER, attributes }, parent)
   return { span, parent }
 }
 
@@ -234,27 +204,36 @@ function startSpan(tracer: Tracer, request: ApiRequest, world: TracedWorld): { s
  * const world = createWorld(options, data, { trace: withTracing })
  */
 export function withTracing(next: Api, world: TracedWorld): Api {
-  const state: TracingState = { tracerOf: undefined, hashes: new Map() }
+  const state: TracingState = { otel: undefined, loading: undefined, tracerOf: undefined, hashes: new Map() }
+  const traced = (request: ApiRequest, otel: NonNullable<TracingState['otel']>): ApiResult => {
+    const tracer = currentTracer(state, otel)
+    if (tracer === undefined) return next.handle(request)
+    const { span, parent } = startSpan(otel.api, tracer, request, world)
+    if (!span.isRecording()) {
+      span.end()
+      return next.handle(request)
+    }
+    try {
+      const result = otel.api.context.with(otel.api.trace.setSpan(parent, span), () => next.handle(request))
+      return result instanceof Promise
+        ? result.then(
+            (response) => endWith(span, request, response, world, state),
+            (error: unknown) => endFailed(span, error, otel.api),
+          )
+        : endWith(span, request, result, world, state)
+    } catch (error) {
+      return endFailed(span, error, otel.api)
+    }
+  }
   return {
     handle(request) {
-      const tracer = currentTracer(state)
-      if (tracer === undefined) return next.handle(request)
-      const { span, parent } = startSpan(tracer, request, world)
-      if (!span.isRecording()) {
-        span.end()
-        return next.handle(request)
-      }
-      try {
-        const result = context.with(trace.setSpan(parent, span), () => next.handle(request))
-        return result instanceof Promise
-          ? result.then(
-              (response) => endWith(span, request, response, world, state),
-              (error: unknown) => endFailed(span, error),
-            )
-          : endWith(span, request, result, world, state)
-      } catch (error) {
-        return endFailed(span, error)
-      }
+      if (state.otel !== undefined) return traced(request, state.otel)
+      if (!providerRegistered()) return next.handle(request)
+      // The first request after an SDK registered waits for the API to load, then is traced like the rest.
+      state.loading ??= import('@opentelemetry/api').then((api) => {
+        state.otel = { api, noop: new api.ProxyTracerProvider().getDelegate() }
+      })
+      return state.loading.then(() => traced(request, state.otel as NonNullable<TracingState['otel']>))
     },
   }
 }
