@@ -69,8 +69,10 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
   return {
     worldFor(session, shared) {
       const keys = sessionKeys(session)
-      const given = options.clock
-      const clock = isClock(given) ? given : createClock()
+      const { clock: given, clockSpeed, ...rest } = options
+      // The replica's copy of the session's clock, at the pace the server was given (`--clock-speed`): Redis keeps
+      // the moment, each replica the pace (src/clock.ts, `snapshot`).
+      const clock = isClock(given) ? given : createClock(Date.now, { speed: clockSpeed ?? 1 })
       if (given !== undefined && !isClock(given)) clock.set(given)
       let world: ServerWorld | undefined
       let quota: ReturnType<typeof createRedisQuota> | undefined
@@ -98,7 +100,7 @@ export function createSharedWorlds(link: RedisLink, options: PetStoreOptions): S
         scenario: () => world?.scenario ?? (typeof options.scenario === 'string' ? options.scenario : 'default'),
         replaced: () => link.publish({ session, type: 'state' }),
       })
-      world = createWorld({ ...options, clock }, data, {
+      world = createWorld({ ...rest, clock }, data, {
         ...shared,
         quota: (parts) => {
           quota = createRedisQuota(link, keys, { ...parts, ready: () => (data.unseeded ? seedAgain() : caughtUp) })
