@@ -22,6 +22,7 @@ import { benchSoak } from './soak.js'
 import { benchStateFile } from './state-file.js'
 import { benchOverLimit, benchTail } from './tail.js'
 import { benchTimeline } from './timeline.js'
+import { benchTracingHttp } from './tracing-http.js'
 
 const only = process.argv
   .find((arg) => arg.startsWith('--only='))
@@ -50,6 +51,7 @@ const suites = {
   'slow-creates': benchSlowCreates,
   'state-file': benchStateFile,
   timeline: benchTimeline,
+  'tracing-http': benchTracingHttp,
 }
 const summary: [string, boolean][] = []
 for (const [name, run] of Object.entries(suites)) {

@@ -63,7 +63,7 @@ const numeric = (text: string | undefined): number | undefined => {
 }
 
 /** The window the `X-RateLimit-*` headers report: its limit, how much of it is used, when it resets. */
-function windowFacts(answered: Answered): Record<string, string | number> {
+function windowFacts(answered: Answered, isoOf: (seconds: number) => string): Record<string, string | number> {
   const { headers } = answered
   const limit = numeric(headers['x-ratelimit-limit'])
   const remaining = numeric(headers['x-ratelimit-remaining'])
@@ -71,7 +71,7 @@ function windowFacts(answered: Answered): Record<string, string | number> {
   const facts: Record<string, string | number> = {}
   if (limit !== undefined) facts.limit = limit
   if (limit !== undefined && remaining !== undefined) facts.used = limit - remaining
-  if (reset !== undefined) facts.resetsAt = new Date(reset * 1000).toISOString()
+  if (reset !== undefined) facts.resetsAt = isoOf(reset)
   if (headers['retry-after'] !== undefined) facts.retryAfter = headers['retry-after']
   return facts
 }
@@ -82,6 +82,9 @@ export function ruleOf(answered: Pick<Answered, 'rule' | 'status'>): RuleId {
   return answered.status >= 200 && answered.status < 300 ? 'ok' : 'scenario.fault'
 }
 
+/** Unix seconds (an `X-RateLimit-Reset`) as ISO 8601. A caller answering many requests passes one that remembers the last. */
+const isoOfSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString()
+
 /**
  * The reason of an answer: its rule and the facts that bear on it.
  *
@@ -89,13 +92,13 @@ export function ruleOf(answered: Pick<Answered, 'rule' | 'status'>): RuleId {
  * reasonOf({ status: 429, rule: 'rate.minute-window', plan: 'free', keyHint: '…free', headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1780315260' } })
  * // { rule: 'rate.minute-window', facts: { plan: 'free', key: '…free', limit: 60, used: 60, resetsAt: '2026-06-01T12:01:00.000Z', … }, text: '…' }
  */
-export function reasonOf(answered: Answered): Reason {
+export function reasonOf(answered: Answered, isoOf: (seconds: number) => string = isoOfSeconds): Reason {
   const rule = ruleOf(answered)
   const facts: Record<string, string | number> = {}
   if (answered.plan !== undefined) facts.plan = answered.plan
   if (answered.keyHint !== undefined) facts.key = answered.keyHint
   if (rule.startsWith('rate.') || (rule === 'ok' && answered.headers['x-ratelimit-limit'] !== undefined))
-    Object.assign(facts, windowFacts(answered))
+    Object.assign(facts, windowFacts(answered, isoOf))
   if (rule === 'rate.minute-window' || rule === 'rate.day-window') facts.window = rule === 'rate.day-window' ? 'day' : 'minute'
   if (answered.scenario !== undefined && answered.scenario !== 'default') facts.scenario = answered.scenario
   if (answered.stage !== undefined) facts.stage = answered.stage
@@ -103,7 +106,15 @@ export function reasonOf(answered: Answered): Reason {
   if (answered.faultRule !== undefined) facts.faultRule = answered.faultRule
   const { source } = RULES[rule]
   if (source.startsWith('decision ')) facts.decision = source.slice('decision '.length)
-  return { rule, facts, text: textOf(answered.status, rule, facts) }
+  const { status } = answered
+  return {
+    rule,
+    facts,
+    // Written when read: a span's attributes need the facts only (src/server/tracing.ts).
+    get text() {
+      return textOf(status, rule, facts)
+    },
+  }
 }
 
 function textOf(status: number, rule: RuleId, facts: ReasonFacts): string {

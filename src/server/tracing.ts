@@ -58,6 +58,17 @@ interface TracingState {
   loading: Promise<void> | undefined
   tracerOf: { provider: TracerProvider; tracer: Tracer } | undefined
   readonly hashes: Map<string, string>
+  /** A window's reset as ISO 8601, remembered: it is the same string for a whole minute of answers. */
+  readonly isoOf: (seconds: number) => string
+}
+
+/** `seconds` as ISO 8601, the last one remembered. */
+function rememberingIso(): (seconds: number) => string {
+  let last = { seconds: Number.NaN, iso: '' }
+  return (seconds) => {
+    if (last.seconds !== seconds) last = { seconds, iso: new Date(seconds * 1000).toISOString() }
+    return last.iso
+  }
 }
 
 /**
@@ -126,19 +137,22 @@ const FACT_ATTRIBUTES: readonly (readonly [fact: string, attribute: string])[] =
 ]
 
 /** The facts of an answer, from its reason (src/core/reason.ts), read as the journal reads it (src/journal/entry.ts). */
-function reasonFacts(response: ApiResponse, scenario: string, attributes: Attributes): void {
+function reasonFacts(response: ApiResponse, scenario: string, attributes: Attributes, isoOf: (seconds: number) => string): void {
   const { meta } = response
-  const { rule, facts } = reasonOf({
-    status: response.status,
-    headers: response.headers,
-    rule: meta?.rule,
-    plan: meta?.plan,
-    keyHint: meta?.keyHint,
-    scenario,
-    stage: meta?.stage,
-    fault: meta?.fault,
-    faultRule: meta?.faultRule,
-  })
+  const { rule, facts } = reasonOf(
+    {
+      status: response.status,
+      headers: response.headers,
+      rule: meta?.rule,
+      plan: meta?.plan,
+      keyHint: meta?.keyHint,
+      scenario,
+      stage: meta?.stage,
+      fault: meta?.fault,
+      faultRule: meta?.faultRule,
+    },
+    isoOf,
+  )
   attributes['petstore.rule'] = rule
   for (const [fact, attribute] of FACT_ATTRIBUTES) {
     const value = facts[fact]
@@ -147,15 +161,15 @@ function reasonFacts(response: ApiResponse, scenario: string, attributes: Attrib
 }
 
 /** The span's attributes from the answer: its status, and its rule and facts. */
-function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld, hashes: Map<string, string>): Attributes {
+function answerAttributes(request: ApiRequest, response: ApiResponse, world: TracedWorld, state: TracingState): Attributes {
   const { meta } = response
   const scenario = meta?.scenario ?? world.scenario()
   const attributes: Attributes = { 'petstore.scenario': scenario }
-  reasonFacts(response, scenario, attributes)
+  reasonFacts(response, scenario, attributes, state.isoOf)
   if (response.drop === undefined) attributes['http.response.status_code'] = response.status
   const authorization = meta?.keyHint === undefined ? undefined : request.headers.authorization
   const key = typeof authorization === 'string' ? bearerToken(authorization) : undefined
-  const hash = key === undefined ? undefined : keyHash(key, hashes)
+  const hash = key === undefined ? undefined : keyHash(key, state.hashes)
   if (hash !== undefined) attributes['petstore.key.hash'] = hash
   return attributes
 }
@@ -163,7 +177,7 @@ function answerAttributes(request: ApiRequest, response: ApiResponse, world: Tra
 /** Ends the span with the answer: ERROR for a 5xx (OTel HTTP server semantic conventions) and for a dropped connection. */
 function endWith(span: Span, request: ApiRequest, response: ApiResponse, world: TracedWorld, state: TracingState): ApiResponse {
   const { SpanStatusCode } = (state.otel as NonNullable<TracingState['otel']>).api
-  span.setAttributes(answerAttributes(request, response, world, state.hashes))
+  span.setAttributes(answerAttributes(request, response, world, state))
   if (response.drop !== undefined) {
     span.setAttribute('error.type', response.drop)
     span.setStatus({ code: SpanStatusCode.ERROR, message: `connection dropped (${response.drop})` })
@@ -204,7 +218,7 @@ function startSpan(api: Otel, tracer: Tracer, request: ApiRequest, world: Traced
  * const world = createWorld(options, data, { trace: withTracing })
  */
 export function withTracing(next: Api, world: TracedWorld): Api {
-  const state: TracingState = { otel: undefined, loading: undefined, tracerOf: undefined, hashes: new Map() }
+  const state: TracingState = { otel: undefined, loading: undefined, tracerOf: undefined, hashes: new Map(), isoOf: rememberingIso() }
   const traced = (request: ApiRequest, otel: NonNullable<TracingState['otel']>): ApiResult => {
     const tracer = currentTracer(state, otel)
     if (tracer === undefined) return next.handle(request)
