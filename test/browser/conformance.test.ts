@@ -1,42 +1,26 @@
-import type { Browser, Page } from 'playwright-core'
+import type { Page } from 'playwright-core'
 import { afterAll, beforeAll } from 'vitest'
 import { defineConformanceSuite } from '../conformance/suite.js'
 import type { HarnessRequest, HarnessResult } from './harness/main.js'
-import { buildHarness, collectPageErrors, launchChromium, type StaticServer, serveDirectory, workerScriptOf } from './support.js'
+import { type HarnessPage, openHarnessPage } from './support.js'
 
 const BASE_URL = 'https://api.petstore.test/v1'
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
 
-let browser: Browser | undefined
-let server: StaticServer | undefined
-let harnessPage: Page | undefined
-let pageErrors: string[] = []
+let opened: HarnessPage | undefined
 
 beforeAll(async () => {
-  const [dist, launched] = await Promise.all([buildHarness(), launchChromium()])
-  browser = launched
-  server = await serveDirectory(dist)
-  harnessPage = await browser.newPage()
-  pageErrors = collectPageErrors(harnessPage)
-  await harnessPage.goto(`${server.url}/`)
-  await harnessPage
-    .waitForFunction(() => window.petStoreHarness !== undefined, undefined, { timeout: 30_000 })
-    .catch((error: unknown) => {
-      throw new Error(`The harness page did not start: ${pageErrors.join('\n') || String(error)}`)
-    })
-  const script = await workerScriptOf(harnessPage)
-  if (script !== `${server.url}/mockServiceWorker.js`)
-    throw new Error(`The harness page is not controlled by msw's worker (controller: ${script}).`)
+  opened = await openHarnessPage()
 })
 
 afterAll(async () => {
-  await browser?.close()
-  await server?.close()
+  await opened?.browser.close()
+  await opened?.server.close()
 })
 
 const page = (): Page => {
-  if (!harnessPage) throw new Error('The harness page is not open.')
-  return harnessPage
+  if (!opened) throw new Error('The harness page is not open.')
+  return opened.page
 }
 
 /** The page's `fetch` (answered by the service worker), as a `fetch` function in Node. */

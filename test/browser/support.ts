@@ -168,3 +168,33 @@ export function collectPageErrors(page: Page): string[] {
   })
   return errors
 }
+
+/** The harness page open in Chromium, controlled by msw's worker (test/browser/harness/main.ts). */
+export interface HarnessPage {
+  readonly browser: Browser
+  readonly server: StaticServer
+  readonly page: Page
+  /** What the page logged as errors since it opened. */
+  readonly pageErrors: string[]
+}
+
+/**
+ * Builds the harness (into `outDir`: a file of its own keeps another file's build from emptying it), serves it, opens
+ * it and waits until msw's worker controls it; throws with the page's errors when it does not start.
+ */
+export async function openHarnessPage(outDir?: string): Promise<HarnessPage> {
+  const [dist, browser] = await Promise.all([buildHarness(outDir), launchChromium()])
+  const server = await serveDirectory(dist)
+  const page = await browser.newPage()
+  const pageErrors = collectPageErrors(page)
+  await page.goto(`${server.url}/`)
+  await page
+    .waitForFunction(() => window.petStoreHarness !== undefined, undefined, { timeout: 30_000 })
+    .catch((error: unknown) => {
+      throw new Error(`The harness page did not start: ${pageErrors.join('\n') || String(error)}`)
+    })
+  const script = await workerScriptOf(page)
+  if (script !== `${server.url}/mockServiceWorker.js`)
+    throw new Error(`The harness page is not controlled by msw's worker (controller: ${script}).`)
+  return { browser, server, page, pageErrors }
+}

@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { createPetStore, type PetStore } from '../../src/index.js'
 import { durationMs } from '../../src/world/timeline.js'
 import { auth, closeServers, startServer } from '../http/support.js'
+import { comparableEntry } from '../support/journal-fields.js'
 
 afterEach(closeServers)
 
@@ -170,25 +171,12 @@ describe('timelines over HTTP, per session', () => {
       await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds: 60 }) })
       petStore.clock.advance(60_000)
     }
-    // What a host adds of its own: the time it took (durationMs) and the headers only a node host sends.
-    const comparable = ({
-      seq,
-      time,
-      method,
-      path,
-      status,
-      code,
-      stage,
-      fault,
-      delayMs,
-      scenario,
-      responseBody,
-    }: Record<string, unknown>) => ({ seq, time, method, path, status, code, stage, fault, delayMs, scenario, responseBody })
     const overHttp = await (await fetch(`${url}/__mock/requests?limit=100`)).json()
     const seqs = overHttp.map((entry: { seq: number }) => entry.seq)
     const full = await Promise.all(seqs.map(async (seq: number) => (await fetch(`${url}/__mock/requests/${seq}`)).json()))
     const inProcess = petStore.journal.all().map((entry) => JSON.parse(JSON.stringify(entry)))
-    expect(full.map(comparable)).toEqual(inProcess.map(comparable))
+    // The fields every host records alike (test/support/journal-fields.ts).
+    expect(full.map(comparableEntry)).toEqual(inProcess.map(comparableEntry))
     expect(inProcess.map((entry) => entry.stage)).toContain('outage')
   })
 
