@@ -1,7 +1,7 @@
 /**
  * The fields of a journal entry that every host records alike for the same seed, clock and traffic: what a host adds
  * of its own (the time it took, `durationMs`, and the headers only it sends) left out. The timeline tests compare
- * hosts on these (test/scenarios/timeline.test.ts over HTTP, test/browser/timeline-journal.test.ts in Chromium).
+ * hosts on these (test/scenarios/timeline.test.ts over HTTP, test/browser/conformance.test.ts in Chromium).
  */
 export const comparableEntry = ({
   seq,
