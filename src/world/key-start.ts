@@ -38,14 +38,25 @@ export function startKey(keys: ReadonlyMap<string, ApiKey>, limiter: QuotaStore,
   const ban = start.bannedForSeconds
   if (ban !== undefined && (typeof ban !== 'number' || !Number.isFinite(ban) || ban < 0 || ban > 366 * 86_400))
     misuse(`"bannedForSeconds" must be a number of seconds from 0 (lifts a ban) to a year, got ${JSON.stringify(ban)}.`)
+  limiter.setCounters(key.key, keyCounters(key, start, now, limiter.counters(key.key)))
+}
+
+/**
+ * The counters `key` takes at `now` from a `keys.start` entry: what it leaves out is `current`'s use of this minute and
+ * day and its ban (none when there is no `current`: a scenario's start begins from nothing).
+ *
+ * @example
+ * limiter.setCounters(key.key, keyCounters(key, { minuteUsed: 'all' }, clock.now()))
+ */
+export function keyCounters(key: ApiKey, start: KeyStartInput, now: number, current?: KeyCounters): KeyCounters {
+  const ban = start.bannedForSeconds
   const minuteStart = now - (now % MINUTE_MS)
   const dayStart = now - (now % DAY_MS)
-  const old: KeyCounters | undefined = limiter.counters(key.key)
-  const minuteNow = old !== undefined && old.minuteStart === minuteStart ? old.minuteCount : 0
-  const dayNow = old !== undefined && old.dayStart === dayStart ? old.dayCount : 0
+  const minuteNow = current !== undefined && current.minuteStart === minuteStart ? current.minuteCount : 0
+  const dayNow = current !== undefined && current.dayStart === dayStart ? current.dayCount : 0
   const minuteCount = count(start.minuteUsed, 'minuteUsed', key.limits.perMinute) ?? minuteNow
   const dayCount = count(start.dayUsed, 'dayUsed', key.limits.perDay) ?? dayNow
-  limiter.setCounters(key.key, {
+  return {
     minuteStart,
     minuteCount,
     dayStart,
@@ -53,6 +64,6 @@ export function startKey(keys: ReadonlyMap<string, ApiKey>, limiter: QuotaStore,
     dayCount: Math.max(dayCount, minuteCount),
     retryAt: 0,
     earlyRetries: 0,
-    bannedUntil: ban === undefined ? (old?.bannedUntil ?? 0) : ban === 0 ? 0 : now + ban * 1000,
-  })
+    bannedUntil: ban === undefined ? (current?.bannedUntil ?? 0) : ban === 0 ? 0 : now + ban * 1000,
+  }
 }

@@ -12,8 +12,8 @@ import type { JournalRecorder } from '../journal/journal.js'
 import { resolveKeys } from '../keys.js'
 import type { Scenario } from '../scenarios/schema.js'
 import type { PetRecord } from '../schemas.js'
-import { DAY_MS, MINUTE_MS } from '../spec.js'
 import type { PetData } from '../store/pet-data.js'
+import { keyCounters } from './key-start.js'
 import { misuse, type ResolvedOptions } from './options.js'
 import { petsAreGenerated, startingPets } from './starting-pets.js'
 import { type Stage, stagesOf, type TimelineStep, withTimeline } from './timeline.js'
@@ -57,17 +57,7 @@ type KeyStarts = NonNullable<NonNullable<Scenario['keys']>['start']>
 function startCounters(start: KeyStarts | undefined, keys: ReadonlyMap<string, ApiKey>, rateLimiter: QuotaStore, now: number): void {
   for (const [name, counters] of Object.entries(start ?? {})) {
     for (const key of name === '*' ? [...keys.values()] : [keys.get(name) as ApiKey]) {
-      const minuteCount = counters.minuteUsed === 'all' ? key.limits.perMinute : (counters.minuteUsed ?? 0)
-      const dayCount = counters.dayUsed === 'all' ? key.limits.perDay : (counters.dayUsed ?? 0)
-      rateLimiter.setCounters(key.key, {
-        minuteStart: now - (now % MINUTE_MS),
-        minuteCount,
-        dayStart: now - (now % DAY_MS),
-        dayCount: Math.max(dayCount, minuteCount),
-        retryAt: 0,
-        earlyRetries: 0,
-        bannedUntil: counters.bannedForSeconds === undefined ? 0 : now + counters.bannedForSeconds * 1000,
-      })
+      rateLimiter.setCounters(key.key, keyCounters(key, counters, now))
     }
   }
 }
