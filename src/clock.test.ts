@@ -40,6 +40,13 @@ describe('createClock', () => {
   it.each([0, -1, Number.NaN, Number.POSITIVE_INFINITY])('refuses the speed %s, naming the fix', (speed) => {
     expect(() => createClock(Date.now, { speed })).toThrow(/speed must be a positive number \(60: a minute a second\)/)
   })
+  it('saves a clock on real time with offset 0, however real time moves while it is read (test/state/snapshot.test.ts)', () => {
+    let real = 1_000
+    const clock = createClock(() => real++) // each reading a millisecond later
+    expect(clock.snapshot()).toEqual({ frozenAt: null, offset: 0 })
+    clock.restore({ frozenAt: null, offset: 0 })
+    expect(clock.snapshot()).toEqual({ frozenAt: null, offset: 0 })
+  })
   it('freezes at a set moment while real time passes', () => {
     let real = 0
     const clock = createClock(() => real)

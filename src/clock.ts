@@ -76,7 +76,7 @@ export function createClock(realNow: () => number = Date.now, options: ClockOpti
     throw new TypeError(`[petstore-mock] The clock's speed must be a positive number (60: a minute a second), got ${String(speed)}.`)
   // A running clock reads `paced() + offset`: real time since `base`, times the speed. At speed 1 that is real time.
   let base = realNow()
-  const paced = () => base + (realNow() - base) * speed
+  const paced = (real = realNow()) => base + (real - base) * speed
   let frozenAt: number | undefined
   let offset = 0
   const listeners = new Set<() => void>()
@@ -115,10 +115,15 @@ export function createClock(realNow: () => number = Date.now, options: ClockOpti
     speed,
     // The saved offset is from real time, whatever the speed, so a state file or Redis reads the same moment
     // after a restart (the pace itself is an option of the process, not of the state).
-    snapshot: () => ({ frozenAt: frozenAt ?? null, offset: frozenAt === undefined ? paced() + offset - realNow() : offset }),
+    // One reading of real time each: two could differ by a millisecond and leave an offset of -1 at real pace.
+    snapshot: () => {
+      const real = realNow()
+      return { frozenAt: frozenAt ?? null, offset: frozenAt === undefined ? paced(real) + offset - real : offset }
+    },
     restore(state) {
       frozenAt = state.frozenAt ?? undefined
-      offset = frozenAt === undefined ? state.offset + realNow() - paced() : state.offset
+      const real = realNow()
+      offset = frozenAt === undefined ? state.offset + real - paced(real) : state.offset
       changed()
     },
     onChange(listener) {
