@@ -1,7 +1,9 @@
 /**
  * Tracing on the standalone server (docs/explain.md, "Traces"): `GET /v1/pets?limit=20` under wrk, the server as
  * before against the same server started with an OpenTelemetry SDK registered (`node --import
- * bench/otel-register.mjs`), rounds alternating. Target: at most 10 % lower throughput with the SDK.
+ * bench/otel-register.mjs`), rounds alternating. Target: at most 10 % lower throughput with the SDK. A third server
+ * measures what no tracing step can go below: the same SDK, not registered (the mock traces nothing), and a bare span per
+ * request started and ended from Node's HTTP diagnostics channels (`bench/otel-floor.mjs`).
  */
 import { join } from 'node:path'
 import {
@@ -23,8 +25,12 @@ import {
 const ROUNDS = quick ? 2 : 5
 const SECONDS = quick ? 3 : 10
 
-function server(port: number, traced: boolean) {
-  const importing = traced ? [`--import=${join(ROOT, 'bench/otel-register.mjs')}`] : []
+/** What each server imports before it starts: nothing, the registered SDK, or the floor's bare spans. */
+const IMPORTS: Record<string, string | undefined> = { plain: undefined, traced: 'otel-register.mjs', floor: 'otel-floor.mjs' }
+
+function server(port: number, name: string) {
+  const script = IMPORTS[name]
+  const importing = script === undefined ? [] : [`--import=${join(ROOT, 'bench', script)}`]
   const args = [...ONE_CORE_FLAGS, ...importing, join(ROOT, 'dist/src/cli/main.js'), '--port', String(port), '--log', 'silent']
   return startPinned(SERVER_CORE, SERVER_NODE, [...args, '--fixtures', benchFixtures()])
 }
@@ -35,10 +41,11 @@ export async function benchTracingHttp(): Promise<{ lines: string[]; ok: boolean
   const runs = {
     plain: { port: 4710, rps: [] as number[], p99: [] as number[] },
     traced: { port: 4711, rps: [] as number[], p99: [] as number[] },
+    floor: { port: 4712, rps: [] as number[], p99: [] as number[] },
   }
   for (let round = 0; round < ROUNDS + 1; round++) {
     for (const [name, run] of Object.entries(runs)) {
-      const proc = server(run.port, name === 'traced')
+      const proc = server(run.port, name)
       try {
         const url = `http://127.0.0.1:${run.port}/v1/pets?limit=20`
         await waitFor(url, { headers })
@@ -55,11 +62,13 @@ export async function benchTracingHttp(): Promise<{ lines: string[]; ok: boolean
   }
   const plain = median(runs.plain.rps)
   const traced = median(runs.traced.rps)
+  const floor = median(runs.floor.rps)
   const ok = traced / plain >= 0.9
   const text = table('GET /v1/pets?limit=20 over 50 pets', [
     ['server', 'req/s', 'p99 ms', 'ratio to baseline', 'target', 'verdict'],
     ['no SDK (baseline)', plain, median(runs.plain.p99), 1, '', ''],
     ['an SDK registered (--import, batch processor)', traced, median(runs.traced.p99), traced / plain, '>= 0.9x', verdict(ok)],
+    ['SDK floor: a bare span per request, mock untraced', floor, median(runs.floor.p99), floor / plain, '', ''],
   ])
   return { lines: [text], ok }
 }

@@ -2,10 +2,12 @@
  * What tracing costs a request in-process (docs/explain.md, "Traces"): petStore.fetch of GET /v1/pets?limit=10 with no
  * tracing step at all (the world as it was before traces: the baseline), with the step and no SDK registered ("off"),
  * and with an SDK registered (a TracerProvider, a BatchSpanProcessor and an exporter that drops what it gets: "on").
- * Targets: off within noise of the baseline, on at most 10 % slower. Reads the build: `npm run build` first, then
+ * Targets: off within noise of the baseline, on at most 10 % slower. A fourth path measures what no tracing step can go
+ * below: the world without the step, with the same SDK registered and a bare span (no attributes, no context) started
+ * before and ended after each request by the bench itself ("floor"). Reads the build: `npm run build` first, then
  * `node bench/tracing.mjs` (`--quick` for fewer requests).
  */
-import { propagation, trace } from '@opentelemetry/api'
+import { propagation, SpanKind, trace } from '@opentelemetry/api'
 import { BatchSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { createPetStore as untraced } from '../dist/src/create-pet-store.js'
 import { createPetStore } from '../dist/src/index.js'
@@ -35,10 +37,12 @@ function table(title, rows) {
 }
 
 /** µs per request over N sequential requests; every 256 a macrotask turn, so the batch processor's timer runs, as in a suite. */
-async function timeRound(petStore) {
+async function timeRound(petStore, tracer) {
   const started = performance.now()
   for (let i = 0; i < N; i++) {
+    const span = tracer?.startSpan('listPets', { kind: SpanKind.SERVER })
     await (await petStore.fetch(URL_LIST, init)).text()
+    span?.end()
     if ((i & 255) === 255) await new Promise((done) => setImmediate(done))
   }
   return ((performance.now() - started) * 1000) / N
@@ -46,6 +50,19 @@ async function timeRound(petStore) {
 
 /** An exporter that keeps nothing: the cost measured is the mock's and the SDK's, not an export's. */
 const dropping = { export: (_spans, done) => done({ code: 0 }), shutdown: async () => {}, forceFlush: async () => {} }
+
+/** Runs `measure` with an SDK registered (a fresh one each round, as a suite's setup file would), then unregisters it. */
+async function withSdk(exporter, measure) {
+  const processor = new BatchSpanProcessor({ exporter, maxQueueSize: 4096 })
+  trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [processor] }))
+  try {
+    return await measure()
+  } finally {
+    await processor.shutdown()
+    trace.disable()
+    propagation.disable()
+  }
+}
 
 async function main() {
   console.log(`# Tracing (${N.toLocaleString('en-US')} sequential requests x ${ROUNDS} rounds, medians)`)
@@ -62,19 +79,10 @@ async function main() {
   const paths = {
     before: () => timeRound(before),
     off: () => timeRound(traced),
-    on: async () => {
-      const processor = new BatchSpanProcessor({ exporter: counting, maxQueueSize: 4096 })
-      trace.setGlobalTracerProvider(new TracerProvider({ spanProcessors: [processor] }))
-      try {
-        return await timeRound(traced)
-      } finally {
-        await processor.shutdown()
-        trace.disable()
-        propagation.disable()
-      }
-    },
+    on: () => withSdk(counting, () => timeRound(traced)),
+    floor: () => withSdk(dropping, () => timeRound(before, trace.getTracer('bench'))),
   }
-  const samples = { before: [], off: [], on: [] }
+  const samples = { before: [], off: [], on: [], floor: [] }
   // The paths take turns, round after round, so JIT warm-up and machine load fall on all alike; round 0 warms up.
   for (let r = 0; r < ROUNDS + 1; r++) {
     for (const [name, run] of Object.entries(paths)) {
@@ -85,6 +93,7 @@ async function main() {
   const base = median(samples.before)
   const off = median(samples.off)
   const on = median(samples.on)
+  const floor = median(samples.floor)
   const offOk = off / base <= 1 + NOISE
   const onOk = base / on >= 0.9
   table('petStore.fetch, GET /v1/pets?limit=10', [
@@ -92,7 +101,9 @@ async function main() {
     ['no tracing step (baseline)', base, 1e6 / base, 1, ''],
     ['tracing step, no SDK (off)', off, 1e6 / off, base / off, `within noise (${NOISE * 100} %): ${offOk ? 'met' : 'NOT met'}`],
     ['SDK registered, batch processor (on)', on, 1e6 / on, base / on, `>= 0.9x: ${onOk ? 'met' : 'NOT met'}`],
+    ['baseline + a bare span per request (SDK floor)', floor, 1e6 / floor, base / floor, 'what a span costs with no mock work'],
   ])
+  console.log(`\nthe tracing step costs ${format(on - floor)} µs a request above the SDK's bare span (${format(floor - base)} µs)`)
   console.log(`\nspans exported while on: ${spans.toLocaleString('en-US')} (expected ${((ROUNDS + 1) * N).toLocaleString('en-US')})`)
 }
 

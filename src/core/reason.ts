@@ -57,23 +57,26 @@ export interface Reason {
   readonly text: string
 }
 
+/** A header's unsigned decimal integer (`^[0-9]+$`), read without a regular expression: it runs on every traced answer. */
 const numeric = (text: string | undefined): number | undefined => {
-  if (text === undefined || !/^\d+$/.test(text)) return undefined
+  if (text === undefined || text.length === 0) return undefined
+  for (let i = 0; i < text.length; i++) {
+    const code = text.charCodeAt(i)
+    if (code < 48 || code > 57) return undefined
+  }
   return Number(text)
 }
 
-/** The window the `X-RateLimit-*` headers report: its limit, how much of it is used, when it resets. */
-function windowFacts(answered: Answered, isoOf: (seconds: number) => string): Record<string, string | number> {
-  const { headers } = answered
+/** The window the `X-RateLimit-*` headers report, written into `facts`: its limit, how much is used, when it resets. */
+function addWindowFacts(facts: Record<string, string | number>, headers: Answered['headers'], isoOf: (seconds: number) => string): void {
   const limit = numeric(headers['x-ratelimit-limit'])
   const remaining = numeric(headers['x-ratelimit-remaining'])
   const reset = numeric(headers['x-ratelimit-reset'])
-  const facts: Record<string, string | number> = {}
   if (limit !== undefined) facts.limit = limit
   if (limit !== undefined && remaining !== undefined) facts.used = limit - remaining
   if (reset !== undefined) facts.resetsAt = isoOf(reset)
-  if (headers['retry-after'] !== undefined) facts.retryAfter = headers['retry-after']
-  return facts
+  const retryAfter = headers['retry-after']
+  if (retryAfter !== undefined) facts.retryAfter = retryAfter
 }
 
 /** The rule of an answer the core did not name: a 2xx is `ok`, anything else came from a fault or the proxy. */
@@ -85,36 +88,43 @@ export function ruleOf(answered: Pick<Answered, 'rule' | 'status'>): RuleId {
 /** Unix seconds (an `X-RateLimit-Reset`) as ISO 8601. A caller answering many requests passes one that remembers the last. */
 const isoOfSeconds = (seconds: number): string => new Date(seconds * 1000).toISOString()
 
+/** Each rule's decision number, when its source is one of docs/spec-decisions.md's rows. */
+const DECISION_OF = new Map<RuleId, string>(
+  Object.entries(RULES).flatMap(([rule, { source }]) => (source.startsWith('decision ') ? [[rule as RuleId, source.slice(9)]] : [])),
+)
+
 /**
- * The reason of an answer: its rule and the facts that bear on it.
+ * The rule of an answer and the facts that bear on it, without the sentence: what a span's attributes read on every
+ * traced request (src/server/tracing.ts), so it allocates one object.
+ */
+export function reasonFacts(answered: Answered, isoOf: (seconds: number) => string = isoOfSeconds): Omit<Reason, 'text'> {
+  const rule = ruleOf(answered)
+  const { headers } = answered
+  const facts: Record<string, string | number> = {}
+  if (answered.plan !== undefined) facts.plan = answered.plan
+  if (answered.keyHint !== undefined) facts.key = answered.keyHint
+  const rate = rule === 'rate.minute-window' || rule === 'rate.day-window'
+  if (rate || rule === 'rate.ban' || (rule === 'ok' && headers['x-ratelimit-limit'] !== undefined)) addWindowFacts(facts, headers, isoOf)
+  if (rate) facts.window = rule === 'rate.day-window' ? 'day' : 'minute'
+  if (answered.scenario !== undefined && answered.scenario !== 'default') facts.scenario = answered.scenario
+  if (answered.stage !== undefined) facts.stage = answered.stage
+  if (answered.fault !== undefined) facts.fault = answered.fault
+  if (answered.faultRule !== undefined) facts.faultRule = answered.faultRule
+  const decision = DECISION_OF.get(rule)
+  if (decision !== undefined) facts.decision = decision
+  return { rule, facts }
+}
+
+/**
+ * The reason of an answer: its rule, the facts that bear on it, and the sentence that says it.
  *
  * @example
  * reasonOf({ status: 429, rule: 'rate.minute-window', plan: 'free', keyHint: '…free', headers: { 'x-ratelimit-limit': '60', 'x-ratelimit-remaining': '0', 'x-ratelimit-reset': '1780315260' } })
  * // { rule: 'rate.minute-window', facts: { plan: 'free', key: '…free', limit: 60, used: 60, resetsAt: '2026-06-01T12:01:00.000Z', … }, text: '…' }
  */
 export function reasonOf(answered: Answered, isoOf: (seconds: number) => string = isoOfSeconds): Reason {
-  const rule = ruleOf(answered)
-  const facts: Record<string, string | number> = {}
-  if (answered.plan !== undefined) facts.plan = answered.plan
-  if (answered.keyHint !== undefined) facts.key = answered.keyHint
-  if (rule.startsWith('rate.') || (rule === 'ok' && answered.headers['x-ratelimit-limit'] !== undefined))
-    Object.assign(facts, windowFacts(answered, isoOf))
-  if (rule === 'rate.minute-window' || rule === 'rate.day-window') facts.window = rule === 'rate.day-window' ? 'day' : 'minute'
-  if (answered.scenario !== undefined && answered.scenario !== 'default') facts.scenario = answered.scenario
-  if (answered.stage !== undefined) facts.stage = answered.stage
-  if (answered.fault !== undefined) facts.fault = answered.fault
-  if (answered.faultRule !== undefined) facts.faultRule = answered.faultRule
-  const { source } = RULES[rule]
-  if (source.startsWith('decision ')) facts.decision = source.slice('decision '.length)
-  const { status } = answered
-  return {
-    rule,
-    facts,
-    // Written when read: a span's attributes need the facts only (src/server/tracing.ts).
-    get text() {
-      return textOf(status, rule, facts)
-    },
-  }
+  const { rule, facts } = reasonFacts(answered, isoOf)
+  return { rule, facts, text: textOf(answered.status, rule, facts) }
 }
 
 function textOf(status: number, rule: RuleId, facts: ReasonFacts): string {

@@ -10,7 +10,7 @@ import type { Attributes, Context, Span, Tracer, TracerProvider } from '@opentel
 import type { Api } from '../core/api.js'
 import { matchRoute } from '../core/api.js'
 import { bearerToken } from '../core/auth.js'
-import { reasonOf } from '../core/reason.js'
+import { reasonFacts } from '../core/reason.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
 import { OPERATIONS } from '../spec.js'
 
@@ -123,23 +123,23 @@ function keyHash(key: string, hashes: Map<string, string>): string | undefined {
   return hash
 }
 
-/** The facts of a reason (src/core/reason.ts) and the attribute each is written to. */
-const FACT_ATTRIBUTES: readonly (readonly [fact: string, attribute: string])[] = [
-  ['plan', 'petstore.plan'],
-  ['window', 'petstore.window'],
-  ['used', 'petstore.window.used'],
-  ['limit', 'petstore.window.limit'],
-  ['resetsAt', 'petstore.window.resets_at'],
-  ['stage', 'petstore.stage'],
-  ['fault', 'petstore.fault'],
-  ['faultRule', 'petstore.fault_rule'],
-  ['decision', 'petstore.decision'],
-]
+/** The attribute each fact of a reason (src/core/reason.ts) is written to; a fact not listed (the key hint) is not. */
+const ATTRIBUTE_OF: Readonly<Record<string, string>> = {
+  plan: 'petstore.plan',
+  window: 'petstore.window',
+  used: 'petstore.window.used',
+  limit: 'petstore.window.limit',
+  resetsAt: 'petstore.window.resets_at',
+  stage: 'petstore.stage',
+  fault: 'petstore.fault',
+  faultRule: 'petstore.fault_rule',
+  decision: 'petstore.decision',
+}
 
 /** The facts of an answer, from its reason (src/core/reason.ts), read as the journal reads it (src/journal/entry.ts). */
-function reasonFacts(response: ApiResponse, scenario: string, attributes: Attributes, isoOf: (seconds: number) => string): void {
+function addReason(response: ApiResponse, scenario: string, attributes: Attributes, isoOf: (seconds: number) => string): void {
   const { meta } = response
-  const { rule, facts } = reasonOf(
+  const { rule, facts } = reasonFacts(
     {
       status: response.status,
       headers: response.headers,
@@ -154,9 +154,9 @@ function reasonFacts(response: ApiResponse, scenario: string, attributes: Attrib
     isoOf,
   )
   attributes['petstore.rule'] = rule
-  for (const [fact, attribute] of FACT_ATTRIBUTES) {
-    const value = facts[fact]
-    if (value !== undefined) attributes[attribute] = value
+  for (const fact in facts) {
+    const attribute = ATTRIBUTE_OF[fact]
+    if (attribute !== undefined) attributes[attribute] = facts[fact]
   }
 }
 
@@ -165,7 +165,7 @@ function answerAttributes(request: ApiRequest, response: ApiResponse, world: Tra
   const { meta } = response
   const scenario = meta?.scenario ?? world.scenario()
   const attributes: Attributes = { 'petstore.scenario': scenario }
-  reasonFacts(response, scenario, attributes, state.isoOf)
+  addReason(response, scenario, attributes, state.isoOf)
   if (response.drop === undefined) attributes['http.response.status_code'] = response.status
   const authorization = meta?.keyHint === undefined ? undefined : request.headers.authorization
   const key = typeof authorization === 'string' ? bearerToken(authorization) : undefined

@@ -135,6 +135,17 @@ describe('traces in-process (createPetStore)', () => {
     expect(unrouted?.parentSpanContext).toBeUndefined()
   })
 
+  it('records nothing for a request its sampler drops, and answers it as usual', async () => {
+    // The SDK's default sampler follows the parent: flags 00 in traceparent mean "not sampled" (W3C Trace Context 3.2.2.5).
+    const petStore = createPetStore(OPTIONS)
+    const unsampled = `00-${TRACE_ID}-${PARENT_ID}-00`
+    const response = await petStore.fetch('/v1/pets?limit=1', { headers: { authorization: 'Bearer test-pro', traceparent: unsampled } })
+    expect(response.status).toBe(200)
+    expect(await response.json()).toHaveLength(1)
+    expect(exporter.getFinishedSpans()).toEqual([])
+    expect(petStore.journal.all().map((entry) => entry.rule)).toEqual(['ok'])
+  })
+
   it('ends the span of a dropped connection with an error status', async () => {
     const drops = { name: 'drops', description: 'every request dropped', faults: [{ chaos: true, fault: { type: 'network-error' } }] }
     const petStore = createPetStore({ ...OPTIONS, scenarios: [drops], scenario: 'drops' })
