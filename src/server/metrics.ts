@@ -141,7 +141,8 @@ interface Answered {
 
 function count(children: Children, { status, meta, seconds }: Answered): void {
   const operation = meta?.operation ?? 'none'
-  const rule = ruleOf({ rule: meta?.rule, status })
+  // The core and the proxy name the rule of each answer they make; `ruleOf` names the rest (a scenario's faults).
+  const rule = meta?.rule ?? ruleOf({ rule: undefined, status })
   children.requests(operation, String(status), rule).inc()
   children.duration(operation).observe(seconds)
   const window = WINDOWS[rule]
@@ -162,7 +163,8 @@ export function watchAnswers(log: RequestLog, metrics: ServerMetrics): RequestLo
     line: log.line,
     answered(request, status, answer) {
       metrics.answered(request, status, answer)
-      log.answered(request, status, answer)
+      // A silent log writes nothing: not calling it keeps an answer out of its file (scripts/files-per-request.mjs).
+      if (!log.silent) log.answered(request, status, answer)
     },
   }
 }
