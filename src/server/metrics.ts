@@ -9,15 +9,15 @@
  * `journal.listen` per world. Answers from outside a world (the user's msw handlers, preflights, the admin API, an
  * invalid session) are not API answers of a session and are not counted.
  */
-import type { Counter, Histogram, Registry } from 'prom-client'
+import type { Counter, Registry } from 'prom-client'
 import { ruleOf } from '../core/reason.js'
 import type { LoggedAnswer, LoggedRequest, RequestLog } from './request-log.js'
 import type { Sessions } from './sessions.js'
 
 export interface ServerMetrics {
   /**
-   * Loads prom-client and makes the registry. The server starts it once it listens (prom-client takes tens of
-   * milliseconds to load, which the first answer would otherwise wait for); answers before then are kept and counted.
+   * Loads prom-client and makes the registry, which reads the counts kept so far. The server starts it once it listens
+   * (prom-client takes tens of milliseconds to load, which the first answer would otherwise wait for).
    */
   load(): Promise<void>
   /** Counts one API answer: its status (0 when a fault dropped it) and the response the delivery handed over. */
@@ -32,43 +32,135 @@ const DURATION_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 
 /** The window of a rate-limit rule: `rate.ban` answers are a ban's. */
 const WINDOWS: Readonly<Record<string, string>> = { 'rate.minute-window': 'minute', 'rate.day-window': 'day', 'rate.ban': 'ban' }
 
-/** A child of a labelled metric per label set, made once: label values are a few short strings (plans, rules, faults). */
-function cached<T>(make: (...labels: string[]) => T): (...labels: string[]) => T {
-  const children = new Map<string, T>()
-  return (...labels) => {
-    const key = labels.join('\u0000')
-    let child = children.get(key)
-    if (child === undefined) {
-      child = make(...labels)
-      children.set(key, child)
-    }
-    return child
+/** One operation's durations: answers per bucket (the last one: above every bound), their sum and count. */
+interface Durations {
+  readonly buckets: number[]
+  sum: number
+  count: number
+}
+
+/**
+ * What the server counts of its answers, as plain numbers keyed by label values: prom-client reads them when scraped.
+ * Counting through prom-client itself (`inc`, `observe`) hashed and checked the labels of every answer, which cost the
+ * server about 5 % of its throughput (docs/benchmarks.md, "Metrics").
+ */
+interface Tallies {
+  /** operation, then rule, then status: answers. */
+  readonly requests: Map<string, Map<string, Map<number, number>>>
+  /** plan, then window: answers. */
+  readonly limited: Map<string, Map<string, number>>
+  readonly bans: Map<string, number>
+  readonly faults: Map<string, number>
+  readonly durations: Map<string, Durations>
+}
+
+/** The map under `key`, made when missing. */
+function within<K, V>(map: Map<K, V>, key: K, make: () => V): V {
+  let value = map.get(key)
+  if (value === undefined) {
+    value = make()
+    map.set(key, value)
+  }
+  return value
+}
+
+const bump = <K>(counts: Map<K, number>, key: K): void => {
+  counts.set(key, (counts.get(key) ?? 0) + 1)
+}
+
+function count(tallies: Tallies, status: number, meta: LoggedAnswer['meta'], seconds: number): void {
+  const operation = meta?.operation ?? 'none'
+  // The core and the proxy name the rule of each answer they make; `ruleOf` names the rest (a scenario's faults).
+  const rule = meta?.rule ?? ruleOf({ rule: undefined, status })
+  bump(
+    within(
+      within(tallies.requests, operation, () => new Map()),
+      rule,
+      () => new Map(),
+    ),
+    status,
+  )
+  const durations = within(tallies.durations, operation, () => ({ buckets: DURATION_BUCKETS.map(() => 0).concat(0), sum: 0, count: 0 }))
+  let bucket = 0
+  while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket++
+  durations.buckets[bucket] = (durations.buckets[bucket] as number) + 1
+  durations.sum += seconds
+  durations.count += 1
+  const window = WINDOWS[rule]
+  if (window !== undefined) {
+    const plan = meta?.plan ?? 'none'
+    bump(
+      within(tallies.limited, plan, () => new Map()),
+      window,
+    )
+    // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
+    if (window === 'ban' && meta?.banStarted) bump(tallies.bans, plan)
+  }
+  if (meta?.fault !== undefined) bump(tallies.faults, meta.fault)
+}
+
+/** Each count of `counts` (keys nested as deep as `labelNames`), with its labels. */
+function* flatten(
+  counts: Map<unknown, unknown>,
+  labelNames: readonly string[],
+  labels: Record<string, string> = {},
+): Generator<[Record<string, string>, number]> {
+  const [name, ...rest] = labelNames
+  for (const [key, value] of counts) {
+    const next = { ...labels, [name as string]: String(key) }
+    if (rest.length === 0) yield [next, value as number]
+    else yield* flatten(value as Map<unknown, unknown>, rest, next)
   }
 }
 
-type Children = ReturnType<typeof childrenOf>
+const DURATION = 'petstore_mock_request_duration_seconds'
+const DURATION_HELP = "Seconds from a request's arrival until its answer was handed to the connection, injected delays included."
 
-/** The registry and its metrics (prom-client loaded). */
-function childrenOf(prom: typeof import('prom-client'), sessions: Sessions) {
+/** The duration histogram's samples, as prom-client's `Histogram.get()` gives them: cumulative buckets, sum and count. */
+function durationValues(durations: Tallies['durations']) {
+  return [...durations].flatMap(([operation, { buckets, sum, count }]) => {
+    let cumulative = 0
+    const bounds = buckets.map((answers, i) => {
+      cumulative += answers
+      const le = i < DURATION_BUCKETS.length ? (DURATION_BUCKETS[i] as number) : '+Inf'
+      return { labels: { le, operation }, value: cumulative, metricName: `${DURATION}_bucket` }
+    })
+    return [
+      ...bounds,
+      { labels: { operation }, value: sum, metricName: `${DURATION}_sum` },
+      { labels: { operation }, value: count, metricName: `${DURATION}_count` },
+    ]
+  })
+}
+
+/** The registry (prom-client loaded): each metric reads its tally when scraped. */
+function registryOf(prom: typeof import('prom-client'), sessions: Sessions, tallies: Tallies): Registry {
   const registry: Registry = new prom.Registry()
   const registers = [registry]
-  const counter = (name: string, help: string, labelNames: string[]): Counter =>
-    new prom.Counter({ name: `petstore_mock_${name}`, help, labelNames, registers })
-  const requests = counter('requests_total', 'API answers by operation, status (0: dropped by a fault) and the rule that decided them.', [
-    'operation',
-    'status',
-    'rule',
-  ])
-  const limited = counter('rate_limited_total', 'Rate-limit answers (429) by plan and window (minute, day, ban).', ['plan', 'window'])
-  const bans = counter('bans_total', 'Bans earned: the rate.ban answers that started a ban (not those during one), by plan.', ['plan'])
-  const faults = counter('faults_total', 'Faults a scenario injected, by type (latency, status-503, network-error, …).', ['fault'])
-  const duration: Histogram = new prom.Histogram({
-    name: 'petstore_mock_request_duration_seconds',
-    help: "Seconds from a request's arrival until its answer was handed to the connection, injected delays included.",
-    labelNames: ['operation'],
-    buckets: DURATION_BUCKETS,
-    registers,
-  })
+  const counter = (name: string, help: string, labelNames: string[], counts: Map<unknown, unknown>): Counter =>
+    new prom.Counter({
+      name: `petstore_mock_${name}`,
+      help,
+      labelNames,
+      registers,
+      collect() {
+        this.reset()
+        for (const [labels, answers] of flatten(counts, labelNames)) this.inc(labels, answers)
+      },
+    })
+  counter(
+    'requests_total',
+    'API answers by operation, status (0: dropped by a fault) and the rule that decided them.',
+    ['operation', 'rule', 'status'],
+    tallies.requests,
+  )
+  counter('rate_limited_total', 'Rate-limit answers (429) by plan and window (minute, day, ban).', ['plan', 'window'], tallies.limited)
+  counter('bans_total', 'Bans earned: the rate.ban answers that started a ban (not those during one), by plan.', ['plan'], tallies.bans)
+  counter('faults_total', 'Faults a scenario injected, by type (latency, status-503, network-error, …).', ['fault'], tallies.faults)
+  // A histogram whose buckets are already counted: the registry takes any metric with a name and `get()`, and formats
+  // what `get()` gives as it formats a prom-client Histogram's (whose own `get()` has this shape).
+  const histogram = { name: DURATION, help: DURATION_HELP, type: 'histogram', aggregator: 'sum' } as const
+  registry.registerMetric({ ...histogram, get: async () => ({ ...histogram, values: durationValues(tallies.durations) }) } as never)
   new prom.Gauge({
     name: 'petstore_mock_journal_bytes',
     help: "Bytes the sessions' journals hold together (their shared budget).",
@@ -85,14 +177,7 @@ function childrenOf(prom: typeof import('prom-client'), sessions: Sessions) {
       this.set(sessions.size)
     },
   })
-  return {
-    registry,
-    requests: cached((operation, status, rule) => requests.labels(operation as string, status as string, rule as string)),
-    limited: cached((plan, window) => limited.labels(plan as string, window as string)),
-    bans: cached((plan) => bans.labels(plan as string)),
-    faults: cached((fault) => faults.labels(fault as string)),
-    duration: cached((operation) => duration.labels(operation as string)),
-  }
+  return registry
 }
 
 /**
@@ -102,57 +187,22 @@ function childrenOf(prom: typeof import('prom-client'), sessions: Sessions) {
  * const log = watchAnswers(createRequestLog('silent', write), metrics)
  */
 export function createServerMetrics(sessions: Sessions): ServerMetrics {
-  let children: Children | undefined
-  let loading: Promise<void> | undefined
-  // What came before prom-client loaded, counted once it has: a few answers at most (it loads as the server opens its
-  // port); the bound keeps a server that is never scraped and never loads from holding them all.
-  const pending: Answered[] = []
-  const load = (): Promise<void> => {
-    loading ??= import('prom-client').then((prom) => {
-      children = childrenOf(prom, sessions)
-      for (const answered of pending.splice(0)) count(children, answered)
-    })
-    return loading
+  const tallies: Tallies = { requests: new Map(), limited: new Map(), bans: new Map(), faults: new Map(), durations: new Map() }
+  let registry: Promise<Registry> | undefined
+  const load = (): Promise<Registry> => {
+    registry ??= import('prom-client').then((prom) => registryOf(prom, sessions, tallies))
+    return registry
   }
   return {
-    load,
-    answered({ started }, status, answer) {
-      const answered: Answered = { status, meta: answer.meta, seconds: (performance.now() - started) / 1000 }
-      if (children !== undefined) count(children, answered)
-      else if (pending.length < MAX_PENDING) pending.push(answered)
+    load: async () => void (await load()),
+    answered({ started }, status, { meta }) {
+      count(tallies, status, meta, (performance.now() - started) / 1000)
     },
     async scrape() {
-      await load()
-      const { registry } = children as Children
-      return { contentType: registry.contentType, text: await registry.metrics() }
+      const loaded = await load()
+      return { contentType: loaded.contentType, text: await loaded.metrics() }
     },
   }
-}
-
-/** The most answers kept while prom-client loads. */
-const MAX_PENDING = 10_000
-
-/** One API answer as the metrics count it. */
-interface Answered {
-  readonly status: number
-  readonly meta: LoggedAnswer['meta']
-  readonly seconds: number
-}
-
-function count(children: Children, { status, meta, seconds }: Answered): void {
-  const operation = meta?.operation ?? 'none'
-  // The core and the proxy name the rule of each answer they make; `ruleOf` names the rest (a scenario's faults).
-  const rule = meta?.rule ?? ruleOf({ rule: undefined, status })
-  children.requests(operation, String(status), rule).inc()
-  children.duration(operation).observe(seconds)
-  const window = WINDOWS[rule]
-  if (window !== undefined) {
-    const plan = meta?.plan ?? 'none'
-    children.limited(plan, window).inc()
-    // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
-    if (window === 'ban' && meta?.banStarted) children.bans(plan).inc()
-  }
-  if (meta?.fault !== undefined) children.faults(meta.fault).inc()
 }
 
 /** `log`, also counting each API answer in `metrics`: the delivery calls `answered` for every one, even when silent. */

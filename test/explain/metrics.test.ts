@@ -8,6 +8,9 @@ import { afterEach, describe, expect, it } from 'vitest'
 import { closeServers, startServer } from '../http/support.js'
 import { type Driver, playSequence, SEQUENCE_KEYS } from './sequence.js'
 
+/** The duration histogram's bounds in seconds, as docs/explain.md lists them. */
+const DURATION_BOUNDS = ['0.0005', '0.001', '0.0025', '0.005', '0.01', '0.025', '0.05', '0.1', '0.25', '0.5', '1', '2.5', '5', '10', '30']
+
 /** One sample of the text format: its name, its labels, its value. */
 interface Sample {
   readonly name: string
@@ -150,6 +153,20 @@ describe('GET /__mock/metrics', () => {
     for (let i = 0; i < 3; i++) await (await fetch(`${off.url}/v1/pets`, { headers: { authorization: 'Bearer test-pro' } })).arrayBuffer()
     expect(total(await scrape(off.url), 'petstore_mock_requests_total', { operation: 'listPets', status: '200', rule: 'ok' })).toBe(3)
     expect(total(await scrape(other.url), 'petstore_mock_requests_total')).toBe(0)
+  })
+
+  it('puts each duration in the first bucket at or above it, the buckets counted cumulatively (le)', async () => {
+    // --latency 30: every answer is handed over at least 30 ms after it arrived, so none fits le=0.025.
+    const { url } = await startServer({ latency: 30 })
+    for (let i = 0; i < 3; i++) await (await fetch(`${url}/v1/pets`, { headers: { authorization: 'Bearer test-pro' } })).arrayBuffer()
+    const samples = (await scrape(url)).filter((sample) => sample.name === 'petstore_mock_request_duration_seconds_bucket')
+    const counts = samples.map((sample) => sample.value)
+    expect(counts).toEqual([...counts].sort((a, b) => a - b))
+    expect(samples.map((sample) => sample.labels.le)).toEqual([...DURATION_BOUNDS, '+Inf'])
+    expect(total(samples, 'petstore_mock_request_duration_seconds_bucket', { le: '0.025' })).toBe(0)
+    expect(total(samples, 'petstore_mock_request_duration_seconds_bucket', { le: '+Inf' })).toBe(3)
+    const sum = total(await scrape(url), 'petstore_mock_request_duration_seconds_sum', { operation: 'listPets' })
+    expect(sum).toBeGreaterThanOrEqual(0.09)
   })
 
   it("answers in Prometheus' text format", async () => {
