@@ -198,8 +198,6 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       if (shared) router.useSessions(shared)
       await saver.load()
       url = await listenOn(server, options.port ?? 4010, host)
-      // prom-client loads once the port is open: the first answers do not wait for it, and are counted when it has.
-      void metrics.load().catch((error: unknown) => console.error('[petstore-mock] The metrics could not start:', error))
       return url
     },
     async close() {

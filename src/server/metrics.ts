@@ -15,14 +15,9 @@ import type { LoggedAnswer, LoggedRequest, RequestLog } from './request-log.js'
 import type { Sessions } from './sessions.js'
 
 export interface ServerMetrics {
-  /**
-   * Loads prom-client and makes the registry, which reads the counts kept so far. The server starts it once it listens
-   * (prom-client takes tens of milliseconds to load, which the first answer would otherwise wait for).
-   */
-  load(): Promise<void>
   /** Counts one API answer: its status (0 when a fault dropped it) and the response the delivery handed over. */
   answered(request: LoggedRequest, status: number, answer: LoggedAnswer): void
-  /** The registry as Prometheus text, and its content type. */
+  /** The registry as Prometheus text, and its content type. The first scrape loads prom-client (tens of milliseconds). */
   scrape(): Promise<{ contentType: string; text: string }>
 }
 
@@ -183,23 +178,18 @@ function registryOf(prom: typeof import('prom-client'), sessions: Sessions, tall
 /**
  * @example
  * const metrics = createServerMetrics(sessions)
- * await metrics.load()
  * const log = watchAnswers(createRequestLog('silent', write), metrics)
  */
 export function createServerMetrics(sessions: Sessions): ServerMetrics {
   const tallies: Tallies = { requests: new Map(), limited: new Map(), bans: new Map(), faults: new Map(), durations: new Map() }
   let registry: Promise<Registry> | undefined
-  const load = (): Promise<Registry> => {
-    registry ??= import('prom-client').then((prom) => registryOf(prom, sessions, tallies))
-    return registry
-  }
   return {
-    load: async () => void (await load()),
     answered({ started }, status, { meta }) {
       count(tallies, status, meta, (performance.now() - started) / 1000)
     },
     async scrape() {
-      const loaded = await load()
+      registry ??= import('prom-client').then((prom) => registryOf(prom, sessions, tallies))
+      const loaded = await registry
       return { contentType: loaded.contentType, text: await loaded.metrics() }
     },
   }
