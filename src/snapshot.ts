@@ -24,6 +24,11 @@ const moment = z
       .min(-MAX_TIME, 'is before the range of a Date')
       .max(MAX_TIME, 'is past the range of a Date'),
   )
+/** The index of a timeline's stage, or -1 for none yet. */
+const stageIndex = z
+  .union([z.bigint(), z.number()])
+  .transform((value) => Number(value))
+  .pipe(z.number().int('must be a whole number').min(-1, 'must be -1 or a stage index').max(Number.MAX_SAFE_INTEGER, 'is too large'))
 const int64 = z.union([z.bigint(), z.number().int()]).transform((value) => BigInt(value))
 /** The id after the largest int64 means "no id left": creates then answer 507. */
 const ID_SPACE_END = INT64_MAX + 1n
@@ -47,6 +52,8 @@ const WorldSnapshotSchema = z
     ),
     clock: z.object({ frozenAt: moment.nullable(), offset: moment }),
     scenario: z.string().optional(),
+    /** Where the scenario's timeline was (src/world/timeline.ts `TimelinePlace`); absent, it starts at the restored clock. */
+    timeline: z.object({ startedAt: moment, entered: stageIndex }).optional(),
   })
   .superRefine((state, ctx) => {
     const seen = new Set<bigint>()

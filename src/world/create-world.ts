@@ -22,7 +22,7 @@ import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
 import { withExplain, withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
 import { withProxy } from './proxy.js'
-import { createScenarioSwitch, type ScenarioSwitch } from './scenario-switch.js'
+import { type ActiveScenario, createScenarioSwitch, type ScenarioSwitch } from './scenario-switch.js'
 import type { TimelineView } from './timeline.js'
 
 /** Makes a shared quota (`--redis`) for a world, from its clock and rate-limit options. */
@@ -102,9 +102,18 @@ export interface ServerWorld extends World {
 }
 
 /** A world's state around the pets and next id its storage gives (whole, or read in steps). */
-function stateWith<P>(storage: { pets: P; nextId: bigint }, rateLimiter: QuotaStore, clock: Clock, scenario: string) {
+function stateWith<P>(storage: { pets: P; nextId: bigint }, rateLimiter: QuotaStore, clock: Clock, active: ActiveScenario) {
   const { pets, nextId } = storage
-  return { version: 1 as const, pets, nextId, rateLimits: rateLimiter.snapshot(), clock: clock.snapshot(), scenario }
+  const state = {
+    version: 1 as const,
+    pets,
+    nextId,
+    rateLimits: rateLimiter.snapshot(),
+    clock: clock.snapshot(),
+    scenario: active.scenario.name,
+  }
+  // A running timeline goes on where it was when the state comes back (a restart with --state-file, PUT /__mock/state).
+  return active.timeline ? { ...state, timeline: active.timeline.place() } : state
 }
 
 /**
@@ -182,11 +191,11 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       await announce(scenarios.start(next), 'scenario')
     },
     ready: () => data.settled(),
-    snapshot: () => stateWith(data.snapshot(), rateLimiter, clock, scenarios.current.name),
+    snapshot: () => stateWith(data.snapshot(), rateLimiter, clock, scenarios.active),
     snapshotInSteps: () =>
       data.snapshotInSteps
-        ? stateWith(data.snapshotInSteps(), rateLimiter, clock, scenarios.current.name)
-        : steppedOf(stateWith(data.snapshot(), rateLimiter, clock, scenarios.current.name)),
+        ? stateWith(data.snapshotInSteps(), rateLimiter, clock, scenarios.active)
+        : steppedOf(stateWith(data.snapshot(), rateLimiter, clock, scenarios.active)),
     restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
     reset: () => announce(scenarios.start(scenarios.current), 'reset'),
     adopt(name) {
@@ -213,9 +222,10 @@ async function restoreWorld(
   const { snapshot } = result
   if (snapshot.scenario !== undefined && !catalogue.has(snapshot.scenario))
     misuse(`Invalid state: scenario: ${unknownScenarioMessage(snapshot.scenario, catalogue.names())}`)
-  scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario))
+  // The clock first: a timeline the snapshot does not place starts at the restored moment.
+  clock.restore(snapshot.clock)
+  scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario), snapshot.timeline)
   rateLimiter.reset()
   for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
-  clock.restore(snapshot.clock)
   await data.load(snapshot.pets as PetRecord[], snapshot.nextId)
 }

@@ -16,7 +16,7 @@ import type { PetData } from '../store/pet-data.js'
 import { keyCounters } from './key-start.js'
 import { misuse, type ResolvedOptions } from './options.js'
 import { petsAreGenerated, startingPets } from './starting-pets.js'
-import { type Stage, stagesOf, type TimelineStep, withTimeline } from './timeline.js'
+import { type Stage, stagesOf, type TimelinePlace, type TimelineStep, withTimeline } from './timeline.js'
 
 /** What answers now, as plain fields the request path reads without a call. */
 export interface ActiveScenario {
@@ -34,8 +34,11 @@ export interface ScenarioSwitch {
   readonly current: Scenario
   /** Starts `next` from scratch: keys, faults, pets, counters, journal, and the clock (to its start, or real time unless `first`). */
   start(next: Scenario, first?: boolean): Promise<void>
-  /** Puts the keys and faults of `next` in place, nothing else (a state restore brings the rest). */
-  apply(next: Scenario): void
+  /**
+   * Puts the keys and faults of `next` in place, nothing else (a state restore brings the rest); its timeline goes on
+   * from `resume` when given (a snapshot's), else starts at the clock's now.
+   */
+  apply(next: Scenario, resume?: TimelinePlace): void
 }
 
 export interface ScenarioParts {
@@ -102,14 +105,14 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
     }
   }
   /** Starts the timeline of the current scenario from the clock's now, around its faults (`prepare` checked it). */
-  const startTimeline = (next: Scenario, stages: ReturnType<typeof stagesOf>) => {
+  const startTimeline = (next: Scenario, stages: ReturnType<typeof stagesOf>, resume?: TimelinePlace) => {
     if (stages.length === 0) return
     const random = createRandom((next.seed ?? options.seed) ^ 0x85ebca6b)
     const enter = (stage: Stage, now: number) => {
       startCounters(stage.input.keys?.start, keys, rateLimiter, now)
       parts.stageStarted?.(stage.name)
     }
-    active.timeline = withTimeline(active.api, { scenario: next, stages, clock, random, basePath: options.basePath, enter })
+    active.timeline = withTimeline(active.api, { scenario: next, stages, clock, random, basePath: options.basePath, enter, resume })
     active.api = active.timeline
   }
 
@@ -118,10 +121,10 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
     get current() {
       return active.scenario
     },
-    apply(next) {
+    apply(next, resume) {
       const stages = stagesOf(next)
       prepare(next)()
-      startTimeline(next, stages)
+      startTimeline(next, stages, resume)
     },
     start(next, first = false) {
       const stages = stagesOf(next)

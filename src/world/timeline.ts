@@ -124,8 +124,16 @@ export interface TimelineView {
   readonly verdict: IncidentVerdict
 }
 
+/** Where a timeline is, as a snapshot keeps it: when it started (ms on the world's clock) and the stage last entered. */
+export interface TimelinePlace {
+  readonly startedAt: number
+  /** The index of the stage whose key counters were last put in place; -1 before the first. */
+  readonly entered: number
+}
+
 export interface TimelineStep extends Api {
   view(entries: readonly JournalEntry[]): TimelineView
+  place(): TimelinePlace
 }
 
 /**
@@ -144,10 +152,12 @@ export function withTimeline(
     basePath: string
     /** Called once as a stage starts: puts its key counters in place. */
     enter(stage: Stage, now: number): void
+    /** Where to go on from (a restored snapshot's), instead of starting at the clock's now. */
+    resume?: TimelinePlace | undefined
   },
 ): TimelineStep {
   const { scenario, stages, clock } = parts
-  const startedAt = clock.now()
+  const startedAt = parts.resume?.startedAt ?? clock.now()
   const apis = stages.map((stage) =>
     stage.input.faults?.length
       ? // The schema gives each latency exactly the fields of its distribution (`latencyFields`).
@@ -159,7 +169,7 @@ export function withTimeline(
         })
       : api,
   )
-  let entered = -1
+  let entered = parts.resume?.entered ?? -1
   const stageAt = (now: number) => stages.findIndex((stage) => now - startedAt >= stage.startMs && now - startedAt < stage.endMs)
   const inStage =
     (stage: string) =>
@@ -177,6 +187,7 @@ export function withTimeline(
       const result = (apis[index] as Api).handle(request)
       return result instanceof Promise ? result.then(inStage(stage.name)) : inStage(stage.name)(result)
     },
+    place: () => ({ startedAt, entered }),
     view(entries) {
       const now = clock.now()
       const iso = (ms: number) => new Date(startedAt + ms).toISOString()
