@@ -178,3 +178,22 @@ equivalence('over HTTP (/__mock/mcp)', async () => {
   const { url } = await startServer()
   return { client: await httpClient(url), url }
 })
+
+describe('create_pets during an incident', () => {
+  afterAll(async () => {
+    await closeClients()
+    await closeServers()
+  })
+
+  it('adds the pets and leaves the running timeline where it was (the state it writes back says where)', async () => {
+    const { url } = await startServer()
+    const client = await httpClient(url)
+    const session = 'incident'
+    await adminCall(url, session, 'PUT', '/__mock/scenario', { name: 'outage-incident' })
+    await adminCall(url, session, 'POST', '/__mock/clock', { advanceSeconds: 12 * 60 })
+    const result = readResult(await client.callTool({ name: 'create_pets', arguments: { count: 2, session } }))
+    expect(result.isError, result.summary).toBe(false)
+    const timeline = (await read(url, session, '/__mock/timeline')) as { current: string; elapsedMs: number }
+    expect(timeline).toMatchObject({ current: 'outage', elapsedMs: 12 * 60_000 })
+  })
+})
