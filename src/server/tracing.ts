@@ -203,10 +203,12 @@ function startSpan(api: Otel, tracer: Tracer, request: ApiRequest, world: Traced
   const { basePath } = world
   const route = request.path.startsWith(basePath) ? matchRoute(request.method, request.path.slice(basePath.length)) : undefined
   const operation = route?.ok ? route.operation : undefined
+  // At creation only what a sampler may read (the HTTP server semantic conventions' sampling-relevant attributes): the
+  // SDK checks creation attributes twice, each value allocating as it goes, so the route is set after.
   const attributes: Attributes = { 'http.request.method': request.method, 'url.path': request.path }
-  if (operation !== undefined) attributes['http.route'] = `${basePath}${ROUTES.get(operation)}`
   const parent = parentOf(api, request.headers)
   const span = tracer.startSpan(operation ?? UNROUTED_SPAN, { kind: api.SpanKind.SERVER, attributes }, parent)
+  if (operation !== undefined) span.setAttribute('http.route', `${basePath}${ROUTES.get(operation)}`)
   return { span, parent }
 }
 
