@@ -4,7 +4,7 @@
  * carrying the answer's reason as the journal records it, and never a key. With no SDK, nothing is recorded.
  */
 import { createHash } from 'node:crypto'
-import { propagation, SpanStatusCode, trace } from '@opentelemetry/api'
+import { type Attributes, propagation, SamplingDecision, SpanStatusCode, trace } from '@opentelemetry/api'
 import { W3CTraceContextPropagator } from '@opentelemetry/core'
 import { InMemorySpanExporter, type ReadableSpan, SimpleSpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace'
 import { afterAll, afterEach, beforeEach, describe, expect, it } from 'vitest'
@@ -144,6 +144,23 @@ describe('traces in-process (createPetStore)', () => {
     expect(await response.json()).toHaveLength(1)
     expect(exporter.getFinishedSpans()).toEqual([])
     expect(petStore.journal.all().map((entry) => entry.rule)).toEqual(['ok'])
+  })
+
+  it('gives a sampler the method and path at the span’s creation (the sampling-relevant HTTP server attributes)', async () => {
+    trace.disable()
+    const seen: { name: string; attributes: Attributes }[] = []
+    const sampler = {
+      shouldSample: (_context: unknown, _traceId: string, name: string, _kind: unknown, attributes: Attributes) => {
+        seen.push({ name, attributes: { ...attributes } })
+        return { decision: SamplingDecision.RECORD_AND_SAMPLED }
+      },
+      toString: () => 'recording',
+    }
+    trace.setGlobalTracerProvider(new TracerProvider({ sampler, spanProcessors: [new SimpleSpanProcessor({ exporter })] }))
+    const petStore = createPetStore(OPTIONS)
+    await petStore.fetch('/v1/pets/3', { headers: { authorization: 'Bearer test-pro' } })
+    expect(seen).toEqual([{ name: 'getPet', attributes: { 'http.request.method': 'GET', 'url.path': '/v1/pets/3' } }])
+    expect(exporter.getFinishedSpans()[0]?.attributes['http.route']).toBe('/v1/pets/{petId}')
   })
 
   it('ends the span of a dropped connection with an error status', async () => {
