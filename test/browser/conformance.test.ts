@@ -29,7 +29,7 @@ const page = (): Page => {
 async function fetchInPage(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
   const request = new Request(input, init)
   const sent: HarnessRequest = { url: request.url, method: request.method, headers: Object.fromEntries(request.headers) }
-  if (request.body !== null) sent.body = [...new Uint8Array(await request.arrayBuffer())]
+  if (request.body !== null) sent.body = Buffer.from(await request.arrayBuffer()).toString('base64')
   const result: HarnessResult = await page().evaluate((message) => {
     if (!window.petStoreHarness) throw new Error('window.petStoreHarness is missing.')
     return window.petStoreHarness.send(message)
