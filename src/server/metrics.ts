@@ -37,7 +37,7 @@ interface Durations {
 /**
  * What the server counts of its answers, as plain numbers keyed by label values: prom-client reads them when scraped.
  * Counting through prom-client itself (`inc`, `observe`) hashed and checked the labels of every answer, which cost the
- * server about 5 % of its throughput (docs/benchmarks.md, "Metrics").
+ * server more than any other part of explaining its answers (docs/benchmarks.md, "Metrics"; decisions/025).
  */
 interface Tallies {
   /** operation, then rule, then status: answers. */
