@@ -3,9 +3,8 @@
  * server's Prometheus text read back and compared with the rules the spec says decided each answer, and with the
  * journal's own account of them.
  */
-import { request as httpRequest } from 'node:http'
 import { afterEach, describe, expect, it } from 'vitest'
-import { closeServers, startServer } from '../http/support.js'
+import { closeServers, rawRequest, startServer } from '../http/support.js'
 import { type Driver, playSequence, SEQUENCE_KEYS } from './sequence.js'
 
 /** The duration histogram's bounds in seconds, as docs/explain.md lists them. */
@@ -58,19 +57,7 @@ async function scrape(url: string, headers: Record<string, string> = {}): Promis
 }
 
 /** A GET with a Host header of our choosing (fetch sets its own). */
-function rawGet(url: string, path: string, headers: Record<string, string>): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { headers }, (res) => {
-      let body = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+const rawGet = (url: string, path: string, headers: Record<string, string>) => rawRequest(url, path, { headers })
 
 afterEach(closeServers)
 

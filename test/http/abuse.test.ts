@@ -3,28 +3,15 @@
  * state imports that cannot break it, HTTP hygiene (HEAD, 408, hang-ups, pipelining), bodies that are not UTF-8, and a
  * journal read in pages. Loopback only.
  */
-import { request as httpRequest } from 'node:http'
 import { connect } from 'node:net'
 import { afterEach, describe, expect, it, vi } from 'vitest'
 import { adminAccess } from '../../src/server/admin/access.js'
-import { auth, closeServers, INT64_MAX, postPet, startServer } from './support.js'
+import { auth, closeServers, INT64_MAX, postPet, rawRequest, startServer } from './support.js'
 
 afterEach(closeServers)
 
 /** A request with headers fetch will not set (Host), over node:http. */
-function rawGet(url: string, path: string, headers: Record<string, string>, method = 'GET'): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(`${url}${path}`, { method, headers }, (res) => {
-      let body = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body }))
-    })
-    req.on('error', reject)
-    req.end()
-  })
-}
+const rawGet = (url: string, path: string, headers: Record<string, string>, method = 'GET') => rawRequest(url, path, { method, headers })
 
 /**
  * Writes raw bytes on one connection and reads until the server closes it, or until the client hangs up after `ms`:

@@ -9,6 +9,7 @@
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdir, readdir, rmdir, stat } from 'node:fs/promises'
+import { request } from 'node:http'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -225,4 +226,23 @@ export async function killClis(): Promise<void> {
         }),
     ),
   )
+}
+
+/** A raw request with any `Host` (fetch will not send one of its own choosing). */
+export function rawRequest(
+  url: string,
+  path: string,
+  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
+): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
+  return new Promise((done, fail) => {
+    const req = request(`${url}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
+      let body = ''
+      res.setEncoding('utf8').on('data', (chunk: string) => {
+        body += chunk
+      })
+      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }))
+    })
+    req.on('error', fail)
+    req.end(options.body)
+  })
 }

@@ -2,12 +2,13 @@
  * Helpers of the MCP tests: the SDK's own client, over stdio to the built CLI (`petstore-mock mcp`) or over streamable
  * HTTP to `/__mock/mcp` of a server started in this process; each closed by `closeClients`.
  */
-import { request } from 'node:http'
 import { Client } from '@modelcontextprotocol/sdk/client/index.js'
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js'
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
 import { CLI, ensureBuilt, eventually, ROOT } from '../http/support.js'
+
+export { rawRequest } from '../http/support.js'
 
 const open = new Set<Client>()
 
@@ -65,25 +66,6 @@ export function readResult(result: unknown): { summary: string; data: unknown; i
   const { content, isError } = result as CallToolResult
   const [first, second] = content as { type: 'text'; text: string }[]
   return { summary: first?.text ?? '', data: second === undefined ? undefined : JSON.parse(second.text), isError: isError === true }
-}
-
-/** A raw request with any `Host` (fetch will not send one of its own choosing). */
-export function rawRequest(
-  url: string,
-  path: string,
-  options: { method?: string; headers?: Record<string, string>; body?: string } = {},
-): Promise<{ status: number; headers: Record<string, string | string[] | undefined>; body: string }> {
-  return new Promise((done, fail) => {
-    const req = request(`${url}${path}`, { method: options.method ?? 'GET', headers: options.headers ?? {} }, (res) => {
-      let body = ''
-      res.setEncoding('utf8').on('data', (chunk: string) => {
-        body += chunk
-      })
-      res.on('end', () => done({ status: res.statusCode ?? 0, headers: res.headers, body }))
-    })
-    req.on('error', fail)
-    req.end(options.body)
-  })
 }
 
 /** A session's state as the admin API exports it. */
