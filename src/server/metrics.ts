@@ -50,13 +50,13 @@ interface Tallies {
 }
 
 /** The map under `key`, made when missing. */
-function within<K, V>(map: Map<K, V>, key: K, make: () => V): V {
-  let value = map.get(key)
-  if (value === undefined) {
-    value = make()
-    map.set(key, value)
+function within<K, K2, V>(map: Map<K, Map<K2, V>>, key: K): Map<K2, V> {
+  let inner = map.get(key)
+  if (inner === undefined) {
+    inner = new Map()
+    map.set(key, inner)
   }
-  return value
+  return inner
 }
 
 const bump = <K>(counts: Map<K, number>, key: K): void => {
@@ -67,15 +67,12 @@ function count(tallies: Tallies, status: number, meta: LoggedAnswer['meta'], sec
   const operation = meta?.operation ?? 'none'
   // The core and the proxy name the rule of each answer they make; `ruleOf` names the rest (a scenario's faults).
   const rule = meta?.rule ?? ruleOf({ rule: undefined, status })
-  bump(
-    within(
-      within(tallies.requests, operation, () => new Map()),
-      rule,
-      () => new Map(),
-    ),
-    status,
-  )
-  const durations = within(tallies.durations, operation, () => ({ buckets: DURATION_BUCKETS.map(() => 0).concat(0), sum: 0, count: 0 }))
+  bump(within(within(tallies.requests, operation), rule), status)
+  let durations = tallies.durations.get(operation)
+  if (durations === undefined) {
+    durations = { buckets: new Array<number>(DURATION_BUCKETS.length + 1).fill(0), sum: 0, count: 0 }
+    tallies.durations.set(operation, durations)
+  }
   let bucket = 0
   while (bucket < DURATION_BUCKETS.length && seconds > (DURATION_BUCKETS[bucket] as number)) bucket++
   durations.buckets[bucket] = (durations.buckets[bucket] as number) + 1
@@ -84,10 +81,7 @@ function count(tallies: Tallies, status: number, meta: LoggedAnswer['meta'], sec
   const window = WINDOWS[rule]
   if (window !== undefined) {
     const plan = meta?.plan ?? 'none'
-    bump(
-      within(tallies.limited, plan, () => new Map()),
-      window,
-    )
+    bump(within(tallies.limited, plan), window)
     // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
     if (window === 'ban' && meta?.banStarted) bump(tallies.bans, plan)
   }
