@@ -8,8 +8,7 @@ import type { NextFunction, Request, RequestHandler, Response } from 'express'
 import type { ApiResponse, ApiResult } from '../core/types.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { World } from '../world/create-world.js'
-import { createNodeDelivery, type Exchange } from './node-delivery.js'
-import { apiRequest, readBody, splitUrl } from './node-request.js'
+import { apiRequest, createNodeDelivery, type Exchange, readBody, splitUrl } from './node-host.js'
 
 export interface PetStoreMiddlewareOptions {
   /** Bodies over this get 413. Default 1 MiB. */
@@ -35,7 +34,7 @@ const LINK_TARGET_PATH = /<\/(?!\/)/g
  * The answer as the client must read it through the mount: the world names paths under its own base path
  * (`Location: /v1/pets/51`, `Link: </v1/pets>`), and only the host knows express mounted it at `mount` (`req.baseUrl`),
  * so the paths in `Location` and `Link` get the mount in front (docs/spec-decisions.md row 20a;
- * test/express/mount-path.test.ts). The response's headers object is its own (node-delivery writes into it too).
+ * test/express/mount-path.test.ts). The response's headers object is its own (node-host.ts's delivery writes into it too).
  */
 function underMount(response: ApiResponse, mount: string): ApiResponse {
   const { headers } = response

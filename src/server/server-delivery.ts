@@ -3,7 +3,7 @@
  * after the turn's state-file changes (decision 015), and a log line for each answer.
  */
 import { between, createRandom } from '../core/random.js'
-import { createNodeDelivery } from './node-delivery.js'
+import { createNodeDelivery } from './node-host.js'
 import type { RequestLog } from './request-log.js'
 import type { ServerExchange } from './request-router.js'
 import { NO_SAVER, type StateSaver } from './state/saver.js'

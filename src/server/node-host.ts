@@ -1,12 +1,129 @@
 /**
- * The delivery step of every node host (the standalone server, the express middleware, any later
- * one): a scenario's latency and the server's own, dropped connections, telling the world the answer
- * went out, and writing status, headers and body. Fetch hosts have theirs in `handlers/fetch.ts`.
+ * A `node:http` host's two ends, shared by the standalone server and the express middleware (and any later node
+ * host): reading the request into the core's plain data (the raw body, capped; the URL split into path and query), and
+ * the delivery step (a scenario's latency and the server's own, dropped connections, telling the world the answer went
+ * out, writing status, headers and body). Fetch hosts have both in `handlers/fetch.ts`.
  */
+import { isUtf8 } from 'node:buffer'
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { problem } from '../core/errors.js'
 import { TIMEOUT_FAULT_MAX_MS } from '../core/faults.js'
-import type { ApiResponse, ApiResult } from '../core/types.js'
+import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+import { apiRequestOf, type HostBody, ignoresBody } from '../core/validate.js'
+
+/** A body as node hosts read it: what the core is given (`HostBody`), and whether reading it was given up. */
+export interface Body extends HostBody {
+  /** The body went past the drain limit: the socket is closed after the answer. */
+  readonly abandoned: boolean
+}
+
+/** Whether the request carries a body the API reads: not a GET or HEAD one (`apiRequestOf`), which node discards. */
+export function hasBody(req: IncomingMessage): boolean {
+  if (ignoresBody(req.method ?? 'GET')) return false
+  const length = req.headers['content-length']
+  return req.headers['transfer-encoding'] !== undefined || (length !== undefined && length !== '0')
+}
+
+/**
+ * Reads the raw body, up to `max` bytes (a larger one is drained up to `drainLimit`, then given up),
+ * and calls `done` once. Callbacks rather than a promise: this is the hot path of every POST.
+ */
+export function readBodyThen(
+  req: IncomingMessage,
+  max: number,
+  drainLimit: number,
+  done: (body: Body) => void,
+  fail: (error: Error) => void,
+): void {
+  if (!hasBody(req)) {
+    done({ text: undefined, tooLarge: false, abandoned: false })
+    return
+  }
+  let first: Buffer | undefined
+  let rest: Buffer[] | undefined
+  let size = 0
+  let tooLarge = false
+  let finished = false
+  req.on('data', (chunk: Buffer) => {
+    size += chunk.length
+    if (size > max) {
+      tooLarge = true
+      first = undefined
+      rest = undefined
+      if (size > drainLimit && !finished) {
+        finished = true
+        req.pause()
+        done({ text: undefined, tooLarge: true, abandoned: true })
+      }
+      return
+    }
+    if (first === undefined) first = chunk
+    else {
+      rest ??= [first]
+      rest.push(chunk)
+    }
+  })
+  req.on('end', () => {
+    if (finished) return
+    finished = true
+    if (tooLarge) return done({ text: undefined, tooLarge, abandoned: false })
+    const bytes = rest ? Buffer.concat(rest) : first
+    if (bytes !== undefined && !isUtf8(bytes)) return done({ text: undefined, tooLarge, abandoned: false, notUtf8: true })
+    done({ text: bytes?.toString('utf8') ?? '', tooLarge, abandoned: false })
+  })
+  req.on('error', (error) => {
+    if (finished) return
+    finished = true
+    fail(error)
+  })
+  // A client that hangs up mid-body: the request closes without its end (logged as aborted: docs/spec-decisions.md row 47).
+  req.on('close', () => {
+    if (finished) return
+    finished = true
+    fail(Object.assign(new Error('aborted'), { code: 'ECONNRESET' }))
+  })
+}
+
+export function readBody(req: IncomingMessage, max: number, drainLimit: number): Promise<Body> {
+  return new Promise((resolve, reject) => readBodyThen(req, max, drainLimit, resolve, reject))
+}
+
+export function splitUrl(raw: string): { path: string; query: string } {
+  let url = raw
+  // Absolute-form request targets (as sent to proxies): keep the path.
+  if (!url.startsWith('/')) {
+    const scheme = url.indexOf('://')
+    const slash = scheme === -1 ? -1 : url.indexOf('/', scheme + 3)
+    url = slash === -1 ? '/' : url.slice(slash)
+  }
+  const q = url.indexOf('?')
+  return q === -1 ? { path: url, query: '' } : { path: url.slice(0, q), query: url.slice(q + 1) }
+}
+
+const PROTO = '__proto__'
+
+/**
+ * `req.headers`, with any header named `__proto__` that node left out of it (it keeps it in `rawHeaders` only): the
+ * journal shows what the client sent, as the Fetch hosts do. A scan of the raw names; a copy only when there is one.
+ */
+export function headersOf(req: Pick<IncomingMessage, 'headers' | 'rawHeaders'>): IncomingMessage['headers'] {
+  const raw = req.rawHeaders
+  let out: IncomingMessage['headers'] | undefined
+  for (let i = 0; i < raw.length; i += 2) {
+    const name = raw[i] as string
+    if (name.length !== PROTO.length || name.toLowerCase() !== PROTO) continue
+    // No prototype, so `__proto__` is an ordinary property of this object (no accessor): read and written like any other.
+    out ??= Object.assign(Object.create(null), req.headers) as IncomingMessage['headers']
+    const before = out[PROTO] as string | undefined
+    out[PROTO] = before === undefined ? raw[i + 1] : `${before}, ${raw[i + 1]}`
+  }
+  return out ?? req.headers
+}
+
+/** The core's plain request from a `node:http` request and the body read from it (none: `undefined`). */
+export function apiRequest(req: IncomingMessage, path: string, query: string, body: HostBody | undefined): ApiRequest {
+  return apiRequestOf(req.method ?? 'GET', path, query, headersOf(req), body)
+}
 
 /** One request in a node host, and what its answer needs. */
 export interface Exchange {
@@ -98,7 +215,7 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
   let closing = false
 
   // The last body's length as text: a client polling one list gets the same body string again, so its byte length is
-  // counted once (node-delivery.test.ts: repeated, changed and same-length bodies each get their own Content-Length).
+  // counted once (node-host.test.ts: repeated, changed and same-length bodies each get their own Content-Length).
   let lastBody = ''
   let lastLength = '0'
   const lengthOf = (body: string): string => {

@@ -4,7 +4,7 @@
  */
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import { describe, expect, it } from 'vitest'
-import { createNodeDelivery, type Exchange } from './node-delivery.js'
+import { createNodeDelivery, type Exchange } from './node-host.js'
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
 
