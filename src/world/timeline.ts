@@ -100,6 +100,20 @@ function percentiles(values: number[]): NonNullable<TimelineView['stages'][numbe
   return { p50: at(50), p90: at(90), p99: at(99), max: sorted[sorted.length - 1] as number }
 }
 
+/** One stage as the view shows it: when it runs, and the answers given in it. */
+function stageView(stage: Stage, entries: readonly JournalEntry[], iso: (ms: number) => string): TimelineView['stages'][number] {
+  const statuses: Record<string, number> = {}
+  const delays: number[] = []
+  for (const entry of entries) {
+    if (entry.stage !== stage.name) continue
+    delays.push(entry.delayMs)
+    statuses[entry.status] = (statuses[entry.status] ?? 0) + 1
+  }
+  const { name, description } = stage
+  const endsAt = Number.isFinite(stage.endMs) ? iso(stage.endMs) : null
+  return { name, description, startsAt: iso(stage.startMs), endsAt, requests: delays.length, statuses, delayMs: percentiles(delays) }
+}
+
 /** Where a timeline stands, for the admin API and `petStore.timeline()`. */
 export interface TimelineView {
   readonly scenario: string
@@ -124,15 +138,15 @@ export interface TimelineView {
   readonly verdict: IncidentVerdict
 }
 
-/** Where a timeline is, as a snapshot keeps it: when it started (ms on the world's clock) and the stage last entered. */
+/** Where a timeline is, as a snapshot keeps it: when it started (ms on the world's clock) and the furthest stage entered. */
 export interface TimelinePlace {
   readonly startedAt: number
-  /** The index of the stage whose key counters were last put in place; -1 before the first. */
+  /** The index of the furthest stage whose key counters were put in place; -1 before the first. */
   readonly entered: number
 }
 
 export interface TimelineStep extends Api {
-  view(entries: readonly JournalEntry[]): TimelineView
+  view(journal: readonly JournalEntry[]): TimelineView
   place(): TimelinePlace
 }
 
@@ -150,7 +164,7 @@ export function withTimeline(
     clock: Pick<Clock, 'now'>
     random: Random
     basePath: string
-    /** Called once as a stage starts: puts its key counters in place. */
+    /** Called once as a stage starts: puts its key counters in place (never again for a stage the clock moves back into). */
     enter(stage: Stage, now: number): void
     /** Where to go on from (a restored snapshot's), instead of starting at the clock's now. */
     resume?: TimelinePlace | undefined
@@ -180,7 +194,9 @@ export function withTimeline(
       const index = stageAt(now)
       if (index === -1) return api.handle(request)
       const stage = stages[index] as Stage
-      if (index !== entered) {
+      // A stage starts once: the clock moved back into a stage played already (or before it) starts nothing again, so
+      // its answers do not depend on whether a request came in a later stage (test/scenarios/timeline.test.ts).
+      if (index > entered) {
         entered = index
         parts.enter(stage, now)
       }
@@ -188,34 +204,18 @@ export function withTimeline(
       return result instanceof Promise ? result.then(inStage(stage.name)) : inStage(stage.name)(result)
     },
     place: () => ({ startedAt, entered }),
-    view(entries) {
+    view(journal) {
       const now = clock.now()
       const iso = (ms: number) => new Date(startedAt + ms).toISOString()
+      // The incident's answers only: a journal kept across a restore (or a one-off world's answers, X-Mock-Scenario)
+      // holds other scenarios' and earlier ones (test/scenarios/timeline-snapshot.test.ts).
+      const entries = journal.filter((entry) => entry.scenario === scenario.name && entry.at >= startedAt)
       return {
         scenario: scenario.name,
         startedAt: new Date(startedAt).toISOString(),
         elapsedMs: now - startedAt,
         current: stages[stageAt(now)]?.name ?? null,
-        stages: stages.map((stage) => {
-          const statuses: Record<string, number> = {}
-          const delays: number[] = []
-          for (const entry of entries) {
-            if (entry.stage !== stage.name) continue
-            delays.push(entry.delayMs)
-            statuses[entry.status] = (statuses[entry.status] ?? 0) + 1
-          }
-          const endsAt = Number.isFinite(stage.endMs) ? iso(stage.endMs) : null
-          const { name, description } = stage
-          return {
-            name,
-            description,
-            startsAt: iso(stage.startMs),
-            endsAt,
-            requests: delays.length,
-            statuses,
-            delayMs: percentiles(delays),
-          }
-        }),
+        stages: stages.map((stage) => stageView(stage, entries, iso)),
         verdict: verdictOf(scenario, entries),
       }
     },

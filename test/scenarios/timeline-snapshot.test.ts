@@ -1,6 +1,6 @@
 /**
  * A running timeline survives its state coming back (docs/scenarios.md, "Timelines"; docs/snapshot.md): a snapshot
- * says where the timeline is (when it started on the world's clock, the stage last entered), so restoring it, a
+ * says where the timeline is (when it started on the world's clock, the furthest stage entered), so restoring it, a
  * `PUT /__mock/state` and a restart with `--state-file` go on with the incident instead of starting it again.
  */
 import { mkdtemp, rm } from 'node:fs/promises'
@@ -53,6 +53,21 @@ describe('a timeline across snapshots', () => {
     // Entering the stage again would ban the key for another 120 s.
     await petStore.restore(petStore.snapshot())
     expect((await petStore.handle(LIST)).status).toBe(200)
+  })
+
+  it("judges only this scenario's answers since its timeline started: another scenario's left in the journal by a restore are not counted", async () => {
+    const petStore = createPetStore({ scenario: INCIDENT })
+    petStore.clock.advance(12 * 60_000)
+    for (let i = 0; i < 3; i++) expect((await petStore.handle(LIST)).status).toBe(503)
+    // slow-day (scenarios/slow-day.json) expects no answer other than 2xx; its clients have sent nothing yet.
+    await petStore.restore(createPetStore({ scenario: 'slow-day' }).snapshot())
+    expect(petStore.scenario).toBe('slow-day')
+    expect(petStore.journal.all().map((entry) => entry.scenario)).toEqual([INCIDENT, INCIDENT, INCIDENT])
+    const view = petStore.timeline()
+    expect(view?.stages.map((stage) => stage.requests)).toEqual([0, 0, 0])
+    expect(view?.verdict).toMatchObject({ ok: true, errorRate: 0, longestFailureRun: {} })
+    expect((await petStore.handle(LIST)).status).toBe(200)
+    expect(petStore.timeline()?.stages.map((stage) => stage.requests)).toEqual([1, 0, 0])
   })
 
   it('starts the timeline at the restored moment when the snapshot does not place it (a state written before it did)', async () => {

@@ -23,6 +23,12 @@ async function playMinutes(petStore: PetStore, minutes: number) {
   return seen
 }
 
+/** The status of a 200, else the Error body's code, of the free key's list. */
+async function codeOf(petStore: PetStore): Promise<number | string> {
+  const response = await petStore.handle(LIST)
+  return response.status === 200 ? 200 : (JSON.parse(response.body) as { code: string }).code
+}
+
 describe('timelines', () => {
   it('plays outage-incident on the manual clock: slowing from 5 min, 503 from 10, recovered from 20', async () => {
     const petStore = createPetStore({ scenario: 'outage-incident' })
@@ -85,6 +91,49 @@ describe('timelines', () => {
     // The ban is set once, when the stage starts: it ends 120 s later, although the stage goes on.
     petStore.clock.advance(121_000)
     expect(await codes()).toBe(200)
+  })
+
+  it('starts a stage once: the clock moved back into a stage played already sets its counters no more', async () => {
+    const scenario = {
+      name: 'short-ban',
+      description: 'the free key banned for 30 s as the second minute starts, then calm',
+      clock: { start: '2026-06-01T12:00:00Z', frozen: true },
+      timeline: [
+        { name: 'banned', after: '1m', for: '1m', keys: { start: { 'test-free': { bannedForSeconds: 30 } } } },
+        { name: 'calm', after: '2m' },
+      ],
+    }
+    const petStore = createPetStore({ scenario: 'short-ban', scenarios: [scenario] })
+    petStore.clock.set('2026-06-01T12:01:05Z')
+    expect(await codeOf(petStore)).toBe('key_temporarily_banned')
+    petStore.clock.set('2026-06-01T12:02:05Z')
+    expect(await codeOf(petStore)).toBe(200)
+    // Back in "banned", its 30 s over: entering it again would ban the key until 12:02:15.
+    petStore.clock.set('2026-06-01T12:01:45Z')
+    expect(await codeOf(petStore)).toBe(200)
+    expect(petStore.journal.all().map((entry) => entry.stage)).toEqual(['banned', 'calm', 'banned'])
+  })
+
+  it("keeps what a stage's keys.start leaves out: a ban outlasts a later stage that uses up every key's minute", async () => {
+    const scenario = {
+      name: 'ban-then-quota',
+      description: 'the free key banned for 10 minutes from the second minute; every minute used up from the third',
+      clock: { start: '2026-06-01T12:00:00Z', frozen: true },
+      timeline: [
+        { name: 'banned', after: '1m', for: '1m', keys: { start: { 'test-free': { bannedForSeconds: 600 } } } },
+        { name: 'quota-gone', after: '2m', keys: { start: { '*': { minuteUsed: 'all' } } } },
+      ],
+    }
+    const petStore = createPetStore({ scenario: 'ban-then-quota', scenarios: [scenario] })
+    petStore.clock.set('2026-06-01T12:01:00Z')
+    expect(await codeOf(petStore)).toBe('key_temporarily_banned')
+    petStore.clock.set('2026-06-01T12:02:00Z')
+    // Still the ban (until 12:11), not the used-up minute; the minute is used up as the stage says.
+    expect(await codeOf(petStore)).toBe('key_temporarily_banned')
+    expect(petStore.rateLimiter.counters('test-free')).toMatchObject({
+      bannedUntil: Date.parse('2026-06-01T12:11:00Z'),
+      minuteCount: 60,
+    })
   })
 
   it.each([
