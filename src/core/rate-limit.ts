@@ -48,8 +48,11 @@ export interface KeyCounters {
 export interface QuotaStore extends Quota {
   /** The counters of a key, for inspection and snapshots. */
   counters(key: string): Readonly<KeyCounters> | undefined
-  /** Replaces a key's counters (scenarios that start limited or banned, state restore). */
-  setCounters(key: string, counters: KeyCounters): void
+  /**
+   * Replaces a key's counters (scenarios, timeline stages, `POST /__mock/keys/:key`, restore). A shared store returns its
+   * write, awaited before saying it is done; it never rejects unhandled (a caller may drop it: the next request fails alike).
+   */
+  setCounters(key: string, counters: KeyCounters): Promise<unknown> | undefined
   /** Every key's counters. */
   snapshot(): Record<string, KeyCounters>
   /** Forgets every counter and ban. */
@@ -286,6 +289,7 @@ export function createRateLimiter({
     counters: (key) => state.get(key),
     setCounters(key, counters) {
       state.set(key, { ...counters })
+      return undefined
     },
     snapshot: () => Object.fromEntries([...state].map(([key, counters]) => [key, { ...counters }])),
     reset() {

@@ -62,9 +62,9 @@ export function createWorldAdmin(parts: WorldAdminParts): MockAdmin {
   return {
     keys: async (session) => of(session).keyStatuses(),
     setKey: (key, start, session) =>
-      attempt(() => {
+      attempt(async () => {
         const world = of(session)
-        startKey(world.keys, world.rateLimiter, world.clock.now(), key, start)
+        await startKey(world.keys, world.rateLimiter, world.clock.now(), key, start)
         changed(session, world)
         return world.keyStatuses()
       }),

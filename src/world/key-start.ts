@@ -25,12 +25,19 @@ const count = (value: unknown, name: string, limit: number): number | undefined 
 }
 
 /**
- * Sets `name`'s counters at `now`; throws a misuse naming the fix for an unknown key or a bad field.
+ * Sets `name`'s counters at `now`; throws a misuse naming the fix for an unknown key or a bad field. Returns a shared
+ * store's write (`QuotaStore.setCounters`): await it before saying the key is set.
  *
  * @example
  * startKey(world.keys, world.rateLimiter, world.clock.now(), 'test-free', { minuteUsed: 'all' })
  */
-export function startKey(keys: ReadonlyMap<string, ApiKey>, limiter: QuotaStore, now: number, name: string, start: KeyStartInput): void {
+export function startKey(
+  keys: ReadonlyMap<string, ApiKey>,
+  limiter: QuotaStore,
+  now: number,
+  name: string,
+  start: KeyStartInput,
+): Promise<unknown> | undefined {
   const key = keys.get(name)
   if (key === undefined) misuse(`No key ${JSON.stringify(name)} in this world. Known keys: ${[...keys.keys()].join(', ')}.`)
   const extra = Object.keys(start).filter((field) => !['minuteUsed', 'dayUsed', 'bannedForSeconds'].includes(field))
@@ -38,7 +45,7 @@ export function startKey(keys: ReadonlyMap<string, ApiKey>, limiter: QuotaStore,
   const ban = start.bannedForSeconds
   if (ban !== undefined && (typeof ban !== 'number' || !Number.isFinite(ban) || ban < 0 || ban > 366 * 86_400))
     misuse(`"bannedForSeconds" must be a number of seconds from 0 (lifts a ban) to a year, got ${JSON.stringify(ban)}.`)
-  limiter.setCounters(key.key, keyCounters(key, start, now, limiter.counters(key.key)))
+  return limiter.setCounters(key.key, keyCounters(key, start, now, limiter.counters(key.key)))
 }
 
 /**

@@ -196,6 +196,32 @@ describe('rate limits across replicas', () => {
     expect((await send(B, '/v1/pets', { session: 'ban', key: 'test-pro' })).status).toBe(200)
   })
 
+  it('refuses on B a key banned on A by POST /__mock/keys/:key, and counts from a minute used up there', async () => {
+    await setClock(A, 'set-key', { set: FROZEN })
+    await clockFollows(B, 'set-key', FROZEN_ISO)
+    const banned = await send(A, '/__mock/keys/test-pro', { session: 'set-key', key: null, method: 'POST', body: { bannedForSeconds: 60 } })
+    expect(banned.status, banned.text).toBe(200)
+    const onB = await send(B, '/v1/pets', { session: 'set-key', key: 'test-pro' })
+    expect([onB.status, codeOf(onB), onB.headers.get('retry-after')]).toEqual([429, 'key_temporarily_banned', '60'])
+    const used = await send(B, '/__mock/keys/test-free', { session: 'set-key', key: null, method: 'POST', body: { minuteUsed: 58 } })
+    expect(used.status, used.text).toBe(200)
+    expect((await send(A, '/v1/pets', { session: 'set-key', key: 'test-free' })).headers.get('x-ratelimit-remaining')).toBe('1')
+  })
+
+  it("puts a timeline stage's keys.start in the shared counters: quota-exhaustion's used-up minute on both replicas", async () => {
+    const switched = await send(A, '/__mock/scenario', { session: 'stage', key: null, method: 'PUT', body: { name: 'quota-exhaustion' } })
+    expect(switched.status, switched.text).toBe(200)
+    await clockFollows(B, 'stage', '2026-06-01T12:00:30.000Z')
+    expect((await send(B, '/v1/pets', { session: 'stage', key: 'test-pro' })).status).toBe(200)
+    // The stage "quota-gone" (scenarios/quota-exhaustion.json) starts 2 minutes in: every key's minute used up.
+    await setClock(A, 'stage', { advanceSeconds: 120 })
+    await clockFollows(B, 'stage', '2026-06-01T12:02:30.000Z')
+    for (const url of [B, A]) {
+      const limited = await send(url, '/v1/pets', { session: 'stage', key: 'test-pro' })
+      expect([limited.status, codeOf(limited)], url).toEqual([429, 'rate_limited'])
+    }
+  })
+
   it('counts the first request a replica answers in a session another replica started at that session’s clock', async () => {
     await setClock(A, 'late-join', { set: FROZEN })
     for (let i = 0; i < 3; i++) expect((await send(A, '/v1/pets', { session: 'late-join', key: 'test-free' })).status).toBe(200)

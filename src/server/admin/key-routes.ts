@@ -13,12 +13,12 @@ import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
  * addKeyRoutes(app, { changed: (_res, value) => value })
  */
 export function addKeyRoutes(app: Express, ctx: RouteContext): void {
-  app.post('/__mock/keys/:key', (req, res) => {
+  app.post('/__mock/keys/:key', async (req, res) => {
     const body = jsonBody(req)
     if (!body.ok) return refuse(res, 'invalid_admin_request', body.message)
     const world = worldOf(res)
     try {
-      startKey(world.keys, world.rateLimiter, world.clock.now(), req.params.key, body.value)
+      await startKey(world.keys, world.rateLimiter, world.clock.now(), req.params.key, body.value)
     } catch (error) {
       if (error instanceof StoreUnavailableError) throw error
       return refuse(res, 'invalid_admin_request', plainMessage(error))

@@ -26,9 +26,11 @@ async function follow(link: RedisLink, keys: SessionKeys, world: ServerWorld, ap
   ])) as [(string | null)[], string | null]
   applying.remote = true
   try {
-    if (scenario !== null && world.scenarios.has(scenario)) world.adopt(scenario)
+    // The clock first: a scenario taken on starts its timeline at the clock's now, which must be the switch's clock (the
+    // scenario's start), not the one this replica had (test/redis/redis.test.ts, a timeline stage on both replicas).
     if (typeof offset === 'string')
       world.clock.restore({ frozenAt: typeof frozenAt === 'string' ? Number(frozenAt) : null, offset: Number(offset) })
+    if (scenario !== null && world.scenarios.has(scenario)) world.adopt(scenario)
   } finally {
     applying.remote = false
   }

@@ -181,7 +181,7 @@ export function consumeReplyOf(reply: readonly string[]): { outcome: QuotaOutcom
 
 /**
  * The quota of a session in Redis: each request is counted by `CONSUME`, atomically across replicas. What the
- * admin side reads (`counters`, the panel's Keys table) is what this replica saw last.
+ * admin side reads (`counters`, the panel's Keys table) is what this replica saw last; what it sets is written to Redis.
  *
  * @example
  * const quota = createRedisQuota(link, sessionKeys('default'), { now: clock.now, options })
@@ -225,6 +225,11 @@ export function createRedisQuota(
     },
     setCounters(key, counters) {
       seen.set(key, { ...counters })
+      // Written at once: a stage's entry, or POST /__mock/keys/:key, is followed by no REPLACE (test/redis/redis.test.ts).
+      // Sent before any later command of this replica, so its next CONSUME counts from these counters.
+      const written = link.command(['HSET', keys.key('rl'), ...FIELDS.flatMap((field) => [`${key}|${field}`, String(counters[field])])])
+      written.catch(() => undefined)
+      return written
     },
     snapshot: () => Object.fromEntries([...seen].map(([key, counters]) => [key, { ...counters }])),
     reset() {
