@@ -62,6 +62,16 @@ function methodOf(route: Route, method: string, petId: string | undefined): Rout
 }
 
 /**
+ * The operation a request routes to under `basePath`, or `undefined` (another path, or a 404 or 405 of the routes): what
+ * answers made before or without the core (a scenario's fault, a shared store's 503) name, as the core's do.
+ */
+export function operationOf(request: Pick<ApiRequest, 'method' | 'path'>, basePath: string): OperationId | undefined {
+  if (!request.path.startsWith(basePath)) return undefined
+  const route = matchRoute(request.method, request.path.slice(basePath.length))
+  return route.ok ? route.operation : undefined
+}
+
+/**
  * Matches a path relative to the base path (`/pets/7`) and a method to an operation.
  *
  * @example

@@ -4,7 +4,7 @@
  * scenario's seed, so the same run fails the same way every time.
  */
 import type { Api } from './api.js'
-import { matchRoute } from './api.js'
+import { operationOf } from './api.js'
 import { bearerToken } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
 import { drawLatency, type LatencySpec, type Random } from './random.js'
@@ -75,10 +75,7 @@ export function withFaults(
     const { match, when } = entry.rule
     if (match?.method !== undefined && match.method.toUpperCase() !== request.method) return false
     if (entry.path && !entry.path.test(request.path)) return false
-    if (match?.operation !== undefined) {
-      const route = request.path.startsWith(basePath) ? matchRoute(request.method, request.path.slice(basePath.length)) : undefined
-      if (!route?.ok || route.operation !== match.operation) return false
-    }
+    if (match?.operation !== undefined && operationOf(request, basePath) !== match.operation) return false
     if (match?.key !== undefined) {
       const authorization = request.headers.authorization
       const token = bearerToken(typeof authorization === 'string' ? authorization : undefined)
@@ -120,7 +117,7 @@ export function withFaults(
       if (labels.length === 0) return api.handle(request)
       // A rule fired (labels has one), so faultRule is set.
       const meta = { scenario, fault: labels.join('+'), faultRule: faultRule as number }
-      return answerWith(api, request, { terminal, meta, delayMs })
+      return answerWith(api, request, { terminal, meta, delayMs, basePath })
     },
   }
 }
@@ -133,9 +130,21 @@ export function withFaults(
 function answerWith(
   api: Api,
   request: ApiRequest,
-  { terminal, meta, delayMs }: { terminal: Fault | undefined; meta: ResponseMeta & { scenario: string }; delayMs: number },
+  {
+    terminal,
+    meta,
+    delayMs,
+    basePath,
+  }: { terminal: Fault | undefined; meta: ResponseMeta & { scenario: string }; delayMs: number; basePath: string },
 ): ApiResult {
-  const marked = terminal === undefined ? meta : { ...meta, rule: 'scenario.fault' as const }
+  // A status or a dropped connection answers in the core's place: it names the operation the core would have (the
+  // journal, metrics and spans count the request under it; test/explain/metrics.test.ts).
+  const marked =
+    terminal === undefined
+      ? meta
+      : terminal.type === 'status' || terminal.type === 'network-error' || terminal.type === 'timeout'
+        ? { ...meta, rule: 'scenario.fault' as const, operation: operationOf(request, basePath) }
+        : { ...meta, rule: 'scenario.fault' as const }
   const delay = delayMs > 0 ? { delayMs } : {}
   if (terminal?.type === 'status') {
     const headers: Record<string, string> = terminal.retryAfter === undefined ? {} : { 'retry-after': String(terminal.retryAfter) }

@@ -85,7 +85,8 @@ function count(tallies: Tallies, status: number, meta: LoggedAnswer['meta'], sec
     // The core marks the answer that started a ban (src/core/types.ts, `banStarted`; decision 30).
     if (window === 'ban' && meta?.banStarted) bump(tallies.bans, plan)
   }
-  if (meta?.fault !== undefined) bump(tallies.faults, meta.fault)
+  // A request's faults are one label a chain (`latency+status-503`, src/core/faults.ts): counted here each by its type.
+  if (meta?.fault !== undefined) for (const fault of meta.fault.split('+')) bump(tallies.faults, fault)
 }
 
 /** Each count of `counts` (keys nested as deep as `labelNames`), with its labels. */

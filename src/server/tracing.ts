@@ -8,7 +8,7 @@
  */
 import type { Attributes, Context, Span, Tracer, TracerProvider } from '@opentelemetry/api'
 import type { Api } from '../core/api.js'
-import { matchRoute } from '../core/api.js'
+import { operationOf } from '../core/api.js'
 import { bearerToken } from '../core/auth.js'
 import { reasonFacts } from '../core/reason.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
@@ -201,8 +201,7 @@ function endFailed(span: Span, error: unknown, { SpanStatusCode }: Otel): never 
 /** Starts the request's span: named after the operation its method and path route to, under the caller's context. */
 function startSpan(api: Otel, tracer: Tracer, request: ApiRequest, world: TracedWorld): { span: Span; parent: Context } {
   const { basePath } = world
-  const route = request.path.startsWith(basePath) ? matchRoute(request.method, request.path.slice(basePath.length)) : undefined
-  const operation = route?.ok ? route.operation : undefined
+  const operation = operationOf(request, basePath)
   // At creation only what a sampler may read (the HTTP server semantic conventions' sampling-relevant attributes): the
   // SDK checks creation attributes twice, each value allocating as it goes, so the route is set after.
   const attributes: Attributes = { 'http.request.method': request.method, 'url.path': request.path }

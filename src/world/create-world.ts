@@ -154,7 +154,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   })
   const routed = resolved.proxy ? withProxy(scenarioStep, { ...resolved.proxy, basePath }) : scenarioStep
   // A shared store may be unreachable: a failed answer becomes a 503.
-  const guarded = shared.quota ? withStoreFailures(routed) : routed
+  const guarded = shared.quota ? withStoreFailures(routed, basePath) : routed
   const pipeline = withJournal(withExplain(guarded, { always: resolved.explain, active: scenarios.active }), journal, scenarios.active)
   const handle = outermost(pipeline, shared.trace, { basePath, scenario: () => scenarios.current.name })
 

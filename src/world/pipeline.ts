@@ -3,7 +3,7 @@
  * top to bottom: journal -> scenario step (`X-Mock-Scenario`) -> faults -> core.
  * See docs/architecture.md for the whole path, hosts included.
  */
-import type { Api } from '../core/api.js'
+import { type Api, operationOf } from '../core/api.js'
 import { plainMessage, problem, StoreUnavailableError } from '../core/errors.js'
 import { reasonHeader, reasonOf } from '../core/reason.js'
 import type { ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
@@ -100,18 +100,18 @@ export function withJournal(next: Api, journal: JournalRecorder, active: Pick<Ac
  * failing the request: its writes are single scripts, so it changed nothing. Only results that are promises pass here.
  *
  * @example
- * const step = withStoreFailures(api)
+ * const step = withStoreFailures(api, '/v1')
  */
-export function withStoreFailures(next: Api): Api {
-  const answer = (error: unknown): ApiResponse => {
+export function withStoreFailures(next: Api, basePath: string): Api {
+  const answer = (request: ApiRequest, error: unknown): ApiResponse => {
     if (!(error instanceof StoreUnavailableError)) throw error
     const response = problem('store_unavailable', `${error.message}. Nothing was changed; retry in a moment.`, { 'retry-after': '1' })
-    return { ...response, meta: { rule: 'store.unavailable' } }
+    return { ...response, meta: { rule: 'store.unavailable', operation: operationOf(request, basePath) } }
   }
   return {
     handle(request) {
       const result = next.handle(request)
-      return result instanceof Promise ? result.catch(answer) : result
+      return result instanceof Promise ? result.catch((error: unknown) => answer(request, error)) : result
     },
   }
 }

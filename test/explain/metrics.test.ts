@@ -156,6 +156,51 @@ describe('GET /__mock/metrics', () => {
     expect(sum).toBeGreaterThanOrEqual(0.09)
   })
 
+  it("counts a fault that answers in the core's place under the operation it routed to, and each fault of a chain by type", async () => {
+    // docs/scenarios.md's checkout-trouble faults: every create slowed, every third one a 503 instead (a chain of two).
+    const scenario = {
+      name: 'checkout-trouble',
+      description: 'slow creates, every third a 503',
+      faults: [
+        { match: { operation: 'createPet' }, fault: { type: 'latency', min: 1, max: 2 } },
+        { chaos: true, match: { method: 'POST', path: '/v1/pets' }, when: { every: 3 }, fault: { type: 'status', status: 503 } },
+      ],
+    }
+    const { url } = await startServer({ scenarios: [scenario], scenario: 'checkout-trouble' })
+    const create = { method: 'POST', headers: { authorization: 'Bearer test-pro', 'content-type': 'application/json' } }
+    const statuses: number[] = []
+    for (let i = 0; i < 3; i++) {
+      const response = await fetch(`${url}/v1/pets`, { ...create, body: '{"name":"Rex","categoryId":1}' })
+      await response.arrayBuffer()
+      statuses.push(response.status)
+    }
+    expect(statuses).toEqual([201, 201, 503])
+    const samples = await scrape(url)
+    expect(total(samples, 'petstore_mock_requests_total', { operation: 'createPet', rule: 'scenario.fault', status: '503' })).toBe(1)
+    expect(total(samples, 'petstore_mock_requests_total', { operation: 'createPet' })).toBe(3)
+    expect(total(samples, 'petstore_mock_requests_total', { operation: 'none' })).toBe(0)
+    expect(total(samples, 'petstore_mock_request_duration_seconds_count', { operation: 'createPet' })).toBe(3)
+    expect(total(samples, 'petstore_mock_faults_total', { fault: 'latency' })).toBe(3)
+    expect(total(samples, 'petstore_mock_faults_total', { fault: 'status-503' })).toBe(1)
+    expect(total(samples, 'petstore_mock_faults_total')).toBe(4)
+  })
+
+  it('creates no session for a scrape that names one, so a scraper never evicts a session under maxSessions', async () => {
+    const { url } = await startServer({ maxSessions: 1 })
+    const work = { authorization: 'Bearer test-pro', 'x-mock-session': 'work' }
+    const created = await fetch(`${url}/v1/pets`, {
+      method: 'POST',
+      headers: { ...work, 'content-type': 'application/json' },
+      body: '{"name":"Rex","categoryId":1}',
+    })
+    const { id } = (await created.json()) as { id: number }
+    await scrape(url, { 'x-mock-session': 'prometheus' })
+    expect((await fetch(`${url}/__mock/metrics?session=other`)).status).toBe(200)
+    expect((await fetch(`${url}/__mock/health`, { headers: { 'x-mock-session': 'probe' } })).status).toBe(200)
+    expect(await (await fetch(`${url}/__mock/sessions`)).json()).toEqual(['default', 'work'])
+    expect((await fetch(`${url}/v1/pets/${id}`, { headers: work })).status).toBe(200)
+  })
+
   it("answers in Prometheus' text format", async () => {
     const { url } = await startServer({})
     const response = await fetch(`${url}/__mock/metrics`)

@@ -39,6 +39,12 @@ export interface AdminOptions extends AccessRule {
   readonly metrics?: ServerMetrics
 }
 
+/**
+ * The admin reads of the whole server, not of a session: a session named with them (`X-Mock-Session`, `?session=`) is
+ * not created, so a scraper or a health check never evicts a session under `maxSessions` (test/explain/metrics.test.ts).
+ */
+const SERVER_WIDE = new Set(['/__mock/metrics', '/__mock/health', '/__mock/openapi.json', '/__mock/sessions'])
+
 /** Who may use the admin API, and which session a request acts on. */
 function guard(options: AdminOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -47,6 +53,7 @@ function guard(options: AdminOptions) {
       if (access.headers) res.set(access.headers)
       return refuse(res, access.code, access.message)
     }
+    if (SERVER_WIDE.has(req.path)) return next()
     // `?session=` for what cannot send headers: the panel's links, `EventSource`, a HAR download.
     const query = req.query['session']
     const session = req.header('x-mock-session') ?? (typeof query === 'string' ? query : undefined)
