@@ -2,8 +2,11 @@
  * Who may use the admin API (docs/spec-decisions.md rows 36 and 45). Without `--admin-token`, only the machine itself: the
  * `Host` must be a loopback name or address (or the host the server was started with), so a
  * DNS-rebinding page is refused, and an `Origin`, when sent, must be the server's own, so a page of
- * another site is refused. Requests without `Origin` (curl, SDKs, test suites) and same-origin pages
- * keep working. With a token, the token decides. Health and the OpenAPI document are public.
+ * another site is refused. A browser sends no `Origin` with what a page loads as an image, a script or a frame, so
+ * those are told by the Fetch Metadata header `Sec-Fetch-Site` instead (W3C Fetch Metadata Request Headers): another
+ * site's, refused; a link followed to the panel (a top-level navigation) still opens it. Requests without these headers
+ * (curl, SDKs, test suites) and same-origin pages keep working. With a token, the token decides. Health and the
+ * OpenAPI document are public.
  */
 import { timingSafeEqual } from 'node:crypto'
 import type { IncomingHttpHeaders } from 'node:http'
@@ -77,6 +80,12 @@ export function adminAccess(method: string, path: string, headers: IncomingHttpH
     return refused(
       'admin_forbidden',
       `The admin API answers only requests addressed to this machine (Host ${JSON.stringify(host)} is not a loopback name). Use http://127.0.0.1:<port>, or start the server with --admin-token.`,
+    )
+  const site = headers['sec-fetch-site']
+  if ((site === 'cross-site' || site === 'same-site') && headers['sec-fetch-dest'] !== 'document')
+    return refused(
+      'admin_forbidden',
+      `The admin API refuses what another site's page loads (Sec-Fetch-Site: ${site}, Sec-Fetch-Dest: ${String(headers['sec-fetch-dest'])}). Call it from the server's own pages, from curl or from tests, or start the server with --admin-token.`,
     )
   const origin = headers.origin
   if (origin !== undefined && origin !== `http://${host}`)
