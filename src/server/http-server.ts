@@ -6,9 +6,7 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http'
 import type { AddressInfo } from 'node:net'
-import type { Duplex } from 'node:stream'
 import type { RequestHandler } from 'msw'
-import { problem } from '../core/errors.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { ServerWorld } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
@@ -20,9 +18,10 @@ import type { CorsOrigins } from './cors.js'
 import { createServerMetrics, watchAnswers } from './metrics.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
 import { createRequestRouter } from './request-router.js'
-import { isHangUp, serverDelivery } from './server-delivery.js'
+import { serverDelivery } from './server-delivery.js'
 import { createSessions, type Sessions } from './sessions.js'
 import { createStateSaver } from './state/saver.js'
+import { addTransportAnswers } from './transport-answers.js'
 
 export { isLoopback } from './admin/access.js'
 export type { LogFormat } from './request-log.js'
@@ -80,35 +79,6 @@ export interface PetStoreServer {
   /** The default world. */
   readonly petStore: ServerWorld
   readonly server: Server
-}
-
-/**
- * Requests the HTTP parser refuses (an unknown method, a malformed header) still get an Error body,
- * and a request that did not arrive in time gets 408. An answer still being written on the same
- * connection (pipelining) goes out first.
- */
-function answerMalformed(error: NodeJS.ErrnoException, socket: Duplex): void {
-  if (!socket.writable || isHangUp(error)) return void socket.destroy()
-  const timeout = error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
-  const response = timeout
-    ? problem('request_timeout', 'The request did not arrive in time; send it again, whole.')
-    : problem('bad_request', `Malformed HTTP request: ${error.code ?? error.message}.`)
-  const reason = timeout ? 'Request Timeout' : 'Bad Request'
-  const inFlight = (socket as Duplex & { _httpMessage?: ServerResponse | null })._httpMessage
-  if (inFlight && !inFlight.req.complete) {
-    // The error is about the request still being read (it timed out): answer it through its own response.
-    if (inFlight.headersSent) return void socket.destroy()
-    inFlight.writeHead(response.status, { ...response.headers, connection: 'close', 'content-length': Buffer.byteLength(response.body) })
-    inFlight.end(response.body, () => socket.destroy())
-    return
-  }
-  const write = () =>
-    socket.end(
-      `HTTP/1.1 ${response.status} ${reason}\r\ncontent-type: application/json\r\nconnection: close\r\ncontent-length: ${Buffer.byteLength(response.body)}\r\n\r\n${response.body}`,
-    )
-  // A pipelined request the parser refused: the answer still being written for the one before goes out first.
-  if (inFlight && !inFlight.writableFinished) inFlight.once('finish', write)
-  else write()
 }
 
 type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
@@ -179,12 +149,12 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
       keepAliveTimeout: 5_000,
       // Node checks the timeouts this often: often enough for the timeout asked for.
       connectionsCheckingInterval: Math.max(50, Math.min(30_000, Math.floor(requestTimeout / 4))),
+      // The router answers an HTTP/1.1 request without Host (RFC 9112, section 3.2) with an Error body, not node's bare 400.
+      requireHostHeader: false,
     },
     router,
   )
-  server.on('clientError', answerMalformed)
-  // Without this listener node answers every `Expect: 100-continue` with 100 Continue, whatever the body's size.
-  server.on('checkContinue', router.checkContinue)
+  addTransportAnswers(server, router)
 
   return {
     sessions,

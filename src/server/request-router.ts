@@ -82,6 +82,19 @@ function toAdmin(exchange: ServerExchange, parts: RouterParts): void {
   )
 }
 
+/**
+ * RFC 9112 section 3.2: a server MUST answer an HTTP/1.1 request without Host with 400 (before anything else); here with
+ * the Error body, where node's own answer has none. Answers it and says so.
+ */
+function refusedWithoutHost(exchange: ServerExchange, { delivery, log }: Pick<RouterParts, 'delivery' | 'log'>): boolean {
+  const { req } = exchange
+  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false
+  exchange.closeAfter = true
+  delivery.write(exchange, problem('bad_request', 'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2).'))
+  log.line(exchange, 400)
+  return true
+}
+
 /** The router: the server's `request` handler, and its `checkContinue` handler (`Expect: 100-continue`). */
 export type RequestRouter = ((req: IncomingMessage, res: ServerResponse) => void) & {
   readonly checkContinue: (req: IncomingMessage, res: ServerResponse) => void
@@ -114,14 +127,8 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
   /** `known`: the body's fate decided before reading it (an `Expect: 100-continue` declaring too many bytes). */
   const route = (exchange: ServerExchange, known?: Body): void => {
     const { req, path } = exchange
-    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) {
-      answerPreflight(exchange, parts)
-      return
-    }
-    if (path === '/__mock' || path.startsWith('/__mock/')) {
-      toAdmin(exchange, parts)
-      return
-    }
+    if (req.method === 'OPTIONS' && req.headers['access-control-request-method'] !== undefined) return void answerPreflight(exchange, parts)
+    if (path === '/__mock' || path.startsWith('/__mock/')) return void toAdmin(exchange, parts)
     const session = req.headers['x-mock-session'] as string | undefined
     const world = session === undefined ? sessions.main : sessions.get(session)
     if (!world) {
@@ -155,6 +162,7 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
   const start = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     const exchange = newExchange(req, res, parts, sessions.main)
     try {
+      if (refusedWithoutHost(exchange, parts)) return
       // RFC 9110 section 10.1.1: a final status instead of 100 Continue for a body that would be refused; it was never
       // asked for, so the connection closes after the answer (test/http/expect-continue-too-large.test.ts).
       const refused = expectsContinue && tooLargeToContinue(req, exchange.path, maxBodyBytes)

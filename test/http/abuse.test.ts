@@ -81,6 +81,32 @@ describe('the admin API and other sites', () => {
     expect((await rawGet(url, '/__mock/clock', { host: `localhost:${port}` })).status).toBe(200)
   })
 
+  it("refuses what another site's page loads without an Origin (an image, a script): no session is created, none evicted", async () => {
+    const { url } = await startServer({ maxSessions: 2 })
+    const port = new URL(url).port
+    const set = await fetch(`${url}/__mock/clock`, {
+      method: 'POST',
+      headers: { 'x-mock-session': 'run-42' },
+      body: JSON.stringify({ set: '2030-01-01T00:00:00Z' }),
+    })
+    expect(set.status).toBe(200)
+    // What <img src="http://127.0.0.1:PORT/__mock/scenario?session=x1"> on https://evil.test sends.
+    const image = { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'no-cors', 'sec-fetch-dest': 'image' }
+    for (const name of ['x1', 'x2', 'x3']) {
+      const loaded = await rawGet(url, `/__mock/scenario?session=${name}`, image)
+      expect(loaded.status).toBe(403)
+      expect(JSON.parse(loaded.body)).toMatchObject({ code: 'admin_forbidden', status: 403 })
+    }
+    expect(await (await fetch(`${url}/__mock/sessions`)).json()).toEqual(['default', 'run-42'])
+    const clock = (await (await fetch(`${url}/__mock/clock`, { headers: { 'x-mock-session': 'run-42' } })).json()) as { now: string }
+    expect(clock.now).toBe('2030-01-01T00:00:00.000Z')
+    // The server's own pages, and a link to the panel followed from another site, still work.
+    const own = { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'same-origin', 'sec-fetch-mode': 'cors', 'sec-fetch-dest': 'empty' }
+    expect((await rawGet(url, '/__mock/scenario', own)).status).toBe(200)
+    const link = { host: `127.0.0.1:${port}`, 'sec-fetch-site': 'cross-site', 'sec-fetch-mode': 'navigate', 'sec-fetch-dest': 'document' }
+    expect((await rawGet(url, '/__mock/ui', link)).status).toBe(200)
+  })
+
   it('lets the admin token decide when there is one: the right token from any site, the Bearer scheme in any case', async () => {
     const { url } = await startServer({ adminToken: 's3cret' })
     const headers = { origin: 'https://qa-dashboard.example', authorization: 'bearer s3cret' }
@@ -173,7 +199,32 @@ describe('state imports that would break the server', () => {
   })
 })
 
+/** The Error body of a raw HTTP answer (its text after the blank line). */
+const errorOf = (received: string): unknown => JSON.parse(received.slice(received.indexOf('\r\n\r\n') + 4))
+
 describe('HTTP hygiene', () => {
+  it('answers an Expect other than 100-continue as if it had none: a request without a key gets the 401 Error', async () => {
+    const { url } = await startServer()
+    const received = await rawExchange(url, 'GET /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nExpect: 200-ok\r\nConnection: close\r\n\r\n')
+    expect(received).toMatch(/^HTTP\/1\.1 401 /)
+    expect(errorOf(received)).toMatchObject({ code: 'unauthorized', status: 401 })
+  })
+
+  it('answers an HTTP/1.1 request without Host 400 bad_request with the Error body (RFC 9112, section 3.2)', async () => {
+    const { url } = await startServer()
+    const received = await rawExchange(url, 'GET /v1/pets HTTP/1.1\r\nAuthorization: Bearer test-pro\r\n\r\n')
+    expect(received).toMatch(/^HTTP\/1\.1 400 /)
+    expect(received.toLowerCase()).toContain('content-type: application/json')
+    expect(errorOf(received)).toMatchObject({ code: 'bad_request', status: 400 })
+  })
+
+  it('answers CONNECT 400 bad_request with the Error body instead of closing the connection silently', async () => {
+    const { url } = await startServer()
+    const received = await rawExchange(url, 'CONNECT /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
+    expect(received).toMatch(/^HTTP\/1\.1 400 /)
+    expect(errorOf(received)).toMatchObject({ code: 'bad_request', status: 400 })
+  })
+
   it('answers a request that does not arrive in time with 408, its Error body naming request_timeout', async () => {
     const { url } = await startServer({ requestTimeoutMs: 300 })
     const text = 'POST /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 100\r\n\r\n{"name":'
