@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createClock } from './clock.js'
+import { createClock, MAX_TIME } from './clock.js'
 
 describe('createClock', () => {
   it('runs on real time by default', () => {
@@ -78,6 +78,15 @@ describe('createClock', () => {
     clock.useRealTime()
     expect(clock.now()).toBe(2_000)
   })
+  it("stops a running clock at the end of a Date's range instead of running past it", () => {
+    let real = 0
+    const clock = createClock(() => real)
+    clock.set(MAX_TIME - 100, { running: true })
+    real += 1_000
+    expect(clock.now()).toBe(MAX_TIME)
+    expect(new Date(clock.now()).toISOString()).toBe('+275760-09-13T00:00:00.000Z')
+  })
+
   it('refuses an invalid moment with a message naming the fix', () => {
     const clock = createClock()
     expect(() => clock.set('next tuesday')).toThrow(/\[petstore-mock\] Invalid time "next tuesday".*ISO 8601/)

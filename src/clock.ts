@@ -84,7 +84,9 @@ export function createClock(realNow: () => number = Date.now, options: ClockOpti
     for (const listener of [...listeners]) listener()
   }
   return {
-    now: () => frozenAt ?? paced() + offset,
+    // A running clock set near the end of a Date's range stops there, so every moment it gives is one a Date can hold (a
+    // journal entry's time, a ban's end: src/clock.test.ts).
+    now: () => frozenAt ?? Math.max(-MAX_TIME, Math.min(MAX_TIME, paced() + offset)),
     set(moment, options) {
       const ms = toEpochMs(moment)
       if (options?.running) {
