@@ -30,6 +30,8 @@ export interface JournalQuery {
   readonly plan?: string | undefined
   /** Only entries newer than this sequence number. */
   readonly after?: number | undefined
+  /** Only entries older than this sequence number (not with `after`). */
+  readonly before?: number | undefined
   readonly limit: number
 }
 

@@ -60,7 +60,7 @@ export function createHttpAdmin(target: HttpAdminTarget): MockAdmin {
     advanceClock: (seconds, session) => json<ClockView>('POST', '/__mock/clock', session, { advanceSeconds: seconds }),
     journal: async (query, session) => {
       const params = new URLSearchParams({ limit: String(query.limit) })
-      for (const field of ['status', 'operation', 'plan', 'after'] as const)
+      for (const field of ['status', 'operation', 'plan', 'after', 'before'] as const)
         if (query[field] !== undefined) params.set(field, String(query[field]))
       const entries = await json<Parameters<typeof lineOf>[0][]>('GET', `/__mock/requests?${params}`, session)
       return entries.map(lineOf) as JournalLine[]

@@ -57,6 +57,32 @@ export function addClockTools(server: McpServer, admin: MockAdmin): void {
   )
 }
 
+/**
+ * The newest `limit` entries that `matches` (newest last), read a page of the journal at a time from the newest back,
+ * until enough are found, the journal ends, or an entry `older` than what is asked for is reached: a filter the admin
+ * API has not (the key, a time) looks through the whole journal, not only its newest page (test/mcp/tools.test.ts).
+ */
+async function searchJournal(
+  admin: MockAdmin,
+  query: { status?: number | undefined; operation?: string | undefined },
+  session: string | undefined,
+  search: { limit: number; matches(entry: JournalLine): boolean; older(entry: JournalLine): boolean },
+): Promise<JournalLine[]> {
+  const found: JournalLine[] = []
+  let before: number | undefined
+  for (;;) {
+    const page = await admin.journal({ ...query, before, limit: JOURNAL_MAX }, session)
+    for (let i = page.length - 1; i >= 0; i--) {
+      const entry = page[i] as JournalLine
+      if (search.older(entry)) return found.reverse()
+      if (search.matches(entry)) found.push(entry)
+      if (found.length === search.limit) return found.reverse()
+    }
+    if (page.length < JOURNAL_MAX || page[0] === undefined) return found.reverse()
+    before = page[0].seq
+  }
+}
+
 /** Registers read_journal and audit. */
 export function addJournalTools(server: McpServer, admin: MockAdmin): void {
   server.registerTool(
@@ -82,17 +108,17 @@ export function addJournalTools(server: McpServer, admin: MockAdmin): void {
       const from = typeof since === 'string' ? Date.parse(since) : undefined
       if (from !== undefined && Number.isNaN(from))
         throw new Error(`"since" must be a sequence number or an ISO time; got ${JSON.stringify(since)}.`)
-      const query = {
-        status: args.status,
-        operation: args.operation,
-        after,
-        limit: args.key || from !== undefined ? JOURNAL_MAX : args.limit,
-      }
-      let entries: JournalLine[] = [...(await admin.journal(query, args.session))]
+      const query = { status: args.status, operation: args.operation }
       const tail = args.key?.slice(-4)
-      if (tail) entries = entries.filter((entry) => entry.key?.endsWith(tail))
-      if (from !== undefined) entries = entries.filter((entry) => Date.parse(entry.time) >= from)
-      entries = entries.slice(-args.limit)
+      const entries =
+        tail === undefined && from === undefined
+          ? [...(await admin.journal({ ...query, after, limit: args.limit }, args.session))]
+          : await searchJournal(admin, query, args.session, {
+              limit: args.limit,
+              matches: (entry) =>
+                (tail === undefined || entry.key?.endsWith(tail) === true) && (from === undefined || Date.parse(entry.time) >= from),
+              older: (entry) => (after !== undefined && entry.seq <= after) || (from !== undefined && Date.parse(entry.time) < from),
+            })
       const statuses = [...new Set(entries.map((entry) => entry.status))].join(', ')
       return answer(
         entries.length === 0

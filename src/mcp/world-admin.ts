@@ -95,9 +95,9 @@ export function createWorldAdmin(parts: WorldAdminParts): MockAdmin {
         changed(session, world)
         return clockView(world.clock)
       }),
-    journal: async ({ limit, after, ...filter }, session) =>
+    journal: async ({ limit, after, before, ...filter }, session) =>
       of(session)
-        .journal.page(filter as never, { limit, after })
+        .journal.page(filter as never, { limit, after, before })
         .entries.map(lineOf),
     audit: async (session) => of(session).audit(),
     exportState: async (session) => {

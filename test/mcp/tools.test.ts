@@ -197,3 +197,36 @@ describe('create_pets during an incident', () => {
     expect(timeline).toMatchObject({ current: 'outage', elapsedMs: 12 * 60_000 })
   })
 })
+
+describe('read_journal with a filter the admin API has not (the key, a time)', () => {
+  afterAll(async () => {
+    await closeClients()
+    await closeServers()
+  })
+
+  /** One request of the free key, then 250 of another: the free key's is past the newest page the tool reads at once. */
+  async function longJournal(url: string, session: string): Promise<void> {
+    const send = (key: string) =>
+      fetch(`${url}/v1/pets?limit=1`, { headers: { authorization: `Bearer ${key}`, 'x-mock-session': session } }).then((r) =>
+        r.arrayBuffer(),
+      )
+    await send('test-free')
+    for (let i = 0; i < 250; i++) await send('test-enterprise')
+  }
+
+  it.each([
+    ['over HTTP (/__mock/mcp)', async () => startServer().then(async ({ url }) => ({ url, client: await httpClient(url) }))],
+    ['over stdio (petstore-mock mcp)', stdioClient],
+  ])('finds an old entry %s: it reads the journal page by page', async (_how, connect) => {
+    const { url, client } = await connect()
+    await longJournal(url, 'long')
+    const call = async (args: Record<string, unknown>) =>
+      readResult(await client.callTool({ name: 'read_journal', arguments: { ...args, session: 'long' } }))
+    const free = await call({ key: 'test-free' })
+    expect((free.data as { seq: number }[]).map((entry) => entry.seq)).toEqual([1])
+    const newest = await call({ key: 'test-enterprise', limit: 3 })
+    expect((newest.data as { seq: number }[]).map((entry) => entry.seq)).toEqual([249, 250, 251])
+    const since = await call({ key: 'test-enterprise', since: 248, limit: 10 })
+    expect((since.data as { seq: number }[]).map((entry) => entry.seq)).toEqual([249, 250, 251])
+  })
+})
