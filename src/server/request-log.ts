@@ -38,6 +38,12 @@ const rule = (answer: LoggedAnswer | undefined): string => {
   return named === undefined || named === 'ok' ? '' : ` ${named}`
 }
 
+/** Query parameters whose values a log must not show: a secret sent in a URL by mistake (`?token=`, `?api_key=`). */
+const SECRET_PARAM = /([?&][^=&]*(?:token|key|secret|password|auth)[^=&]*=)[^&]*/gi
+
+/** The request's target as logged: a secret-looking query value replaced by `…` (the path and other values as sent). */
+const loggedUrl = (url: string | undefined): string => (url?.includes('?') ? url.replace(SECRET_PARAM, '$1…') : (url ?? ''))
+
 /**
  * @example
  * const log = createRequestLog('pretty', (line) => process.stdout.write(`${line}\n`))
@@ -60,7 +66,7 @@ export function createRequestLog(format: LogFormat, write: (line: string) => voi
           JSON.stringify({
             time,
             method: req.method,
-            path: req.url,
+            path: loggedUrl(req.url),
             status,
             plan: plan ?? null,
             ms,
@@ -77,7 +83,7 @@ export function createRequestLog(format: LogFormat, write: (line: string) => voi
         )
       } else {
         write(
-          `${req.method} ${req.url} ${status} ${plan ?? '-'} ${ms}ms${session ? ` [${String(session)}]` : ''}${note ? ` (${note})` : ''}${rule(answer)}`,
+          `${req.method} ${loggedUrl(req.url)} ${status} ${plan ?? '-'} ${ms}ms${session ? ` [${String(session)}]` : ''}${note ? ` (${note})` : ''}${rule(answer)}`,
         )
       }
     },

@@ -695,6 +695,19 @@ describe('latency, logs and shutdown', () => {
     for (const secret of ['test-enterprise', 'sk_live_do-not-log-me', 'admin-secret-value']) expect(log).not.toContain(secret)
   })
 
+  it('never writes a secret sent in a query string by mistake (?token=, ?api_key=), and keeps the other values', async () => {
+    for (const log of ['json', 'pretty'] as const) {
+      const lines: string[] = []
+      const { url } = await startServer({ log, adminToken: 'admin-secret-value', write: (line) => lines.push(line) })
+      await fetch(`${url}/__mock/clock?token=admin-secret-value`)
+      await fetch(`${url}/v1/pets?limit=2&api_key=sk_live_do-not-log-me`)
+      expect(lines).toHaveLength(2)
+      const text = lines.join('\n')
+      for (const secret of ['admin-secret-value', 'sk_live_do-not-log-me']) expect(text, log).not.toContain(secret)
+      expect(text, log).toContain('/v1/pets?limit=2&api_key=…')
+    }
+  })
+
   it('writes pretty log lines without the Authorization value', async () => {
     const lines: string[] = []
     const { url } = await startServer({ log: 'pretty', write: (line) => lines.push(line) })
