@@ -12,6 +12,7 @@
 import {
   closeSync,
   fsyncSync,
+  ftruncateSync,
   openSync,
   readdirSync,
   readFileSync,
@@ -163,6 +164,31 @@ export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; 
 }
 
 /**
+ * Writes `text` at the end of the log, whole; else cuts the file back to its `written` bytes (its last whole line), so
+ * that no good line is ever written after a torn one (decision 014; saver.test.ts), and throws.
+ */
+function writeWhole(
+  fd: number,
+  text: string,
+  written: number,
+  { path, write, fsync }: { path: string; write: (fd: number, text: string) => number; fsync: boolean },
+): number {
+  try {
+    const bytes = write(fd, text)
+    if (bytes !== Buffer.byteLength(text)) throw new Error(`short write to ${path} (${bytes} of ${Buffer.byteLength(text)} bytes)`)
+    if (fsync) fsyncSync(fd)
+    return bytes
+  } catch (error) {
+    try {
+      ftruncateSync(fd, written)
+    } catch {
+      // The write's own error, thrown below, says what went wrong.
+    }
+    throw error
+  }
+}
+
+/**
  * Opens the log for appending (made if missing), cut back to its whole lines (`wholeBytes`, from `readStateLog`) so
  * that a line torn by a crash is not glued to the next one. Throws when the folder is missing or not writable.
  *
@@ -170,12 +196,19 @@ export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; 
  * const log = openStateLog('/var/petstore/state.json.log', { fsync: false, seq: 0, wholeBytes: 0 })
  * log.append('default', 'create', '{"id":51,"name":"Rex","categoryId":1}')
  */
-export function openStateLog(path: string, options: { fsync: boolean; seq: number; wholeBytes: number }): StateLog {
+export function openStateLog(
+  path: string,
+  options: { fsync: boolean; seq: number; wholeBytes: number; write?: (fd: number, text: string) => number },
+): StateLog {
   // No log yet: made below.
   const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0
   if (size > options.wholeBytes) truncateSync(path, options.wholeBytes)
-  let fd = openSync(path, 'a')
+  const write = options.write ?? ((fd: number, text: string) => writeSync(fd, text))
+  // Never a closed descriptor kept (node gives its number to the next socket, which a line would then go to): reopened.
+  let fd: number | undefined = openSync(path, 'a')
+  const handle = (): number => (fd ??= openSync(path, 'a'))
   let seq = options.seq
+  let writtenSeq = seq // the number of the last line written whole
   let written = Math.min(size, options.wholeBytes)
   let queued: string[] = []
   const line = (session: string, kind: 'create' | 'state', json: string): string => {
@@ -187,10 +220,15 @@ export function openStateLog(path: string, options: { fsync: boolean; seq: numbe
     const text = queued.length === 1 ? (queued[0] as string) : queued.join('')
     // Taken first: lines a failed write lost are not written again ahead of later ones.
     queued = []
-    const bytes = writeSync(fd, text)
-    if (bytes !== Buffer.byteLength(text)) throw new Error(`short write to ${path} (${bytes} bytes)`)
-    if (options.fsync) fsyncSync(fd)
-    written += bytes
+    const last = seq
+    try {
+      written += writeWhole(handle(), text, written, { path, write, fsync: options.fsync })
+    } catch (error) {
+      // The lines given up go whole, their numbers to the next lines: a restart reads every later change.
+      seq = writtenSeq
+      throw error
+    }
+    writtenSeq = last
   }
   return {
     get seq() {
@@ -210,11 +248,15 @@ export function openStateLog(path: string, options: { fsync: boolean; seq: numbe
     mark() {
       flush()
       if (written > 0) {
-        // A rename: the lines stay where they were written, whatever their number (no copy on the event loop).
-        closeSync(fd)
+        // A rename: the lines stay where they were written, whatever their number (no copy on the event loop). Done
+        // while the log is open (an open file may be renamed; libuv opens files so on Windows too): a rename that fails
+        // leaves the log open and appended to as before (saver.test.ts).
         renameSync(path, `${path}.${seq}`)
-        fd = openSync(path, 'a')
+        const renamed = fd
+        fd = undefined
         written = 0
+        if (renamed !== undefined) closeSync(renamed)
+        handle()
       }
       return { seq }
     },
@@ -225,7 +267,8 @@ export function openStateLog(path: string, options: { fsync: boolean; seq: numbe
       try {
         flush()
       } finally {
-        closeSync(fd)
+        if (fd !== undefined) closeSync(fd)
+        fd = undefined
       }
       if (!remove) return
       unlinkSync(path)

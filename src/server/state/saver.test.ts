@@ -2,7 +2,7 @@
  * `--state-file` writes the creates of an event-loop turn in one write (and one fsync with `--fsync`), just before the
  * server sends the answers it held through the turn (decisions/015-answers-of-a-turn-together.md).
  */
-import { existsSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { describe, expect, it } from 'vitest'
@@ -11,7 +11,7 @@ import { StaleSnapshotError, type SteppedSnapshot } from '../../snapshot.js'
 import { createWorld } from '../../world/create-world.js'
 import { createSessions, type Sessions } from '../sessions.js'
 import { readStateFile, writeStateFile } from './file.js'
-import { openStateLog } from './log.js'
+import { openStateLog, readStateLog } from './log.js'
 import { createStateSaver } from './saver.js'
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
@@ -67,6 +67,43 @@ describe('state log: queued lines', () => {
     log.queue('default', 'create', '{"id":3}')
     log.close(false)
     expect(lines(file).map((line) => line.seq)).toEqual([4])
+  })
+
+  it('keeps the log open and appended to when a snapshot cannot move it aside', () => {
+    const { file, log } = queuedThenAppended()
+    // A folder where the segment would go: the rename fails (EISDIR), as in a folder made read-only.
+    mkdirSync(`${file}.2`)
+    expect(() => log.mark()).toThrow()
+    log.append('default', 'create', '{"id":2}')
+    expect(lines(file).map((line) => line.seq)).toEqual([1, 2, 3])
+    rmdirSync(`${file}.2`)
+    expect(log.mark().seq).toBe(3)
+    log.append('default', 'create', '{"id":3}')
+    log.close(false)
+    expect(lines(`${file}.3`).map((line) => line.seq)).toEqual([1, 2, 3])
+    expect(lines(file).map((line) => line.seq)).toEqual([4])
+  })
+
+  it('cuts a short write back to the last whole line and numbers the next lines on from it, so the log reads back whole', () => {
+    const file = join(dir(), 'state.json.log')
+    let short = false
+    // The first write after `short` is set stops halfway, as a full disk or a file size limit makes it.
+    const write = (fd: number, text: string): number => {
+      const bytes = Buffer.from(text)
+      const cut = short ? bytes.subarray(0, bytes.length >> 1) : bytes
+      short = false
+      return writeSync(fd, cut)
+    }
+    const log = openStateLog(file, { fsync: false, seq: 0, wholeBytes: 0, write })
+    log.append('default', 'create', '{"id":51}')
+    short = true
+    expect(() => log.append('default', 'create', '{"id":52}')).toThrow(/short write/)
+    log.append('default', 'create', '{"id":53}')
+    log.close(false)
+    expect(readStateLog(file, 0).lines.map((line) => [line.seq, (line as { create: { id: number } }).create.id])).toEqual([
+      [1, 51n],
+      [2, 53n],
+    ])
   })
 })
 
