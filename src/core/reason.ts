@@ -28,6 +28,7 @@ export const RULES = {
   'scenario.fault': { says: "a fault of the scenario's faults (or its timeline stage's) fired", source: 'decision 39' },
   'scenario.unknown': { says: 'X-Mock-Scenario names no scenario', source: 'decision 40' },
   'store.unavailable': { says: 'the shared store (Redis) is unreachable', source: 'decision 57' },
+  'state.unavailable': { says: 'the state file could not be written, so the change would not survive a restart', source: 'decision 65' },
   'proxy.upstream': { says: 'relayed to the --proxy upstream, which answered', source: 'decision 53' },
 } as const satisfies Record<string, { says: string; source: string }>
 

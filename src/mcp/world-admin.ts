@@ -16,8 +16,8 @@ import { AdminError, type JournalLine, type MockAdmin } from './admin.js'
 export interface WorldAdminParts {
   /** The world of a session (created on first use), `undefined` for an invalid name (the server's `Sessions.get`). */
   world(session: string | undefined): ServerWorld | undefined
-  /** Called after a call changed a session's world, before it answers (the admin API's `onChange`). */
-  onChange(session: string, world: ServerWorld): void
+  /** Called after a call changed a session's world, before it answers (the admin API's `onChange`); `false`: not kept. */
+  onChange(session: string, world: ServerWorld): boolean
   /** The served OpenAPI document's server address and name limit. */
   openapi(): { serverUrl: string; maxNameLength?: number | undefined }
   /** The session a call acts on when it names none (`/__mock/mcp`: the request's `X-Mock-Session`). */
@@ -40,7 +40,7 @@ export const lineOf = (entry: Pick<JournalEntry, Exclude<keyof JournalLine, 'ret
 
 /**
  * @example
- * const admin = createWorldAdmin({ world: (name) => sessions.get(name), onChange: () => {}, openapi: () => ({ serverUrl: url }) })
+ * const admin = createWorldAdmin({ world: (name) => sessions.get(name), onChange: () => true, openapi: () => ({ serverUrl: url }) })
  */
 export function createWorldAdmin(parts: WorldAdminParts): MockAdmin {
   const named = (session: string | undefined) => session || parts.defaultSession || 'default'
@@ -49,7 +49,10 @@ export function createWorldAdmin(parts: WorldAdminParts): MockAdmin {
     if (!world) throw new AdminError('The session name must be 1-64 characters of letters, digits, ".", "_", ":" or "-".')
     return world
   }
-  const changed = (session: string | undefined, world: ServerWorld) => parts.onChange(named(session), world)
+  const changed = (session: string | undefined, world: ServerWorld): void => {
+    if (!parts.onChange(named(session), world))
+      throw new AdminError('The state file could not be written, so this change would not survive a restart; GET /__mock/health says why.')
+  }
   /** Runs a change; a misuse (bad scenario, bad state) becomes the admin API's refusal. */
   const attempt = async <T>(run: () => T | Promise<T>): Promise<T> => {
     try {

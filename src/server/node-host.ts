@@ -151,8 +151,13 @@ export interface DeliveryOptions<E extends Exchange> {
    * is written at once.
    */
   readonly batch?: boolean
-  /** With `batch`: runs before the held answers are written (the state file writes the turn's changes here). */
-  readonly beforeAnswers?: (() => void) | undefined
+  /**
+   * With `batch`: runs before the held answers are written (the state file writes the turn's changes here); `false`:
+   * they could not be written, and each held answer goes through `notKept`.
+   */
+  readonly beforeAnswers?: (() => boolean) | undefined
+  /** What to answer instead of `response` when the turn's changes were not written (`response`, if it says none was kept). */
+  readonly notKept?: ((response: ApiResponse) => ApiResponse) | undefined
 }
 
 export interface Delivery<E extends Exchange> {
@@ -175,7 +180,7 @@ const wait = (ms: number): Promise<void> => new Promise((resolve) => setTimeout(
 function heldUntilTurnEnd<E>(
   answer: (exchange: E, response: ApiResponse) => void,
   fail: (exchange: E, error: unknown) => void,
-  beforeAnswers: (() => void) | undefined,
+  { beforeAnswers, notKept }: Pick<DeliveryOptions<Exchange>, 'beforeAnswers' | 'notKept'>,
 ): (exchange: E, response: ApiResponse) => void {
   let exchanges: E[] = []
   let responses: ApiResponse[] = []
@@ -184,15 +189,17 @@ function heldUntilTurnEnd<E>(
     const answers = responses
     exchanges = []
     responses = []
+    let kept = false
     try {
-      beforeAnswers?.()
+      kept = beforeAnswers?.() ?? true
     } catch (error) {
       console.error('[petstore-mock] Could not finish the changes before the answers:', error)
     }
     for (let i = 0; i < held.length; i++) {
       const exchange = held[i] as E
       try {
-        answer(exchange, answers[i] as ApiResponse)
+        const response = answers[i] as ApiResponse
+        answer(exchange, kept || notKept === undefined ? response : notKept(response))
       } catch (error) {
         fail(exchange, error)
       }
@@ -211,7 +218,7 @@ function heldUntilTurnEnd<E>(
  * delivery.deliver({ req, res, world, headers: {}, closeAfter: false }, world.handle(request))
  */
 export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<E> = {}): Delivery<E> {
-  const { latency, onAnswered, onFailed, batch = false, beforeAnswers } = options
+  const { latency, onAnswered, onFailed, batch = false } = options
   let closing = false
 
   // The last body's length as text: a client polling one list gets the same body string again, so its byte length is
@@ -255,7 +262,7 @@ export function createNodeDelivery<E extends Exchange>(options: DeliveryOptions<
   }
 
   const answer: (exchange: E, response: ApiResponse) => void = batch
-    ? heldUntilTurnEnd(answerNow, (exchange, error) => fail(exchange, error), beforeAnswers)
+    ? heldUntilTurnEnd(answerNow, (exchange, error) => fail(exchange, error), options)
     : answerNow
 
   const fail = (exchange: E, error: unknown): void => {

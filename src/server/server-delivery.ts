@@ -2,7 +2,9 @@
  * The standalone server's delivery step: its `--latency`, the answers of an event-loop turn held and written together
  * after the turn's state-file changes (decision 015), and a log line for each answer.
  */
+import { problem } from '../core/errors.js'
 import { between, createRandom } from '../core/random.js'
+import type { ApiResponse } from '../core/types.js'
 import { createNodeDelivery } from './node-host.js'
 import type { RequestLog } from './request-log.js'
 import type { ServerExchange } from './request-router.js'
@@ -32,6 +34,19 @@ export function isHangUp(error: unknown): boolean {
 }
 
 /**
+ * A create the state file could not write (row 65 of docs/spec-decisions.md): 503 instead of its 201, so no answer says
+ * a change was kept that a restart would lose. Other answers of the turn acknowledge no change and go out as they are.
+ */
+function notKept(response: ApiResponse): ApiResponse {
+  if (response.status !== 201) return response
+  const refused = problem(
+    'state_file_unavailable',
+    'The state file could not be written, so this create would not survive a restart; GET /__mock/health says why. Retry once it is writable.',
+  )
+  return { ...refused, meta: { ...response.meta, rule: 'state.unavailable' } }
+}
+
+/**
  * The server's delivery: answers of a turn held and written together, after the turn's state-file changes (decision
  * 015). Without a state file nothing of the saver runs on the way of a request.
  */
@@ -41,6 +56,7 @@ export function serverDelivery(options: ServerDeliveryOptions, saver: StateSaver
     latency: latencyOf(options),
     batch: true,
     beforeAnswers: saving ? saver.flush : undefined,
+    notKept: saving ? notKept : undefined,
     onAnswered: saving
       ? (exchange, status, response) => {
           saver.changed()

@@ -182,6 +182,40 @@ describe('state file of the CLI', () => {
     })
   }
 
+  it('answers 503 state_file_unavailable for creates it cannot write, and keeps every create it answered 201 across kill -9', async () => {
+    // A file size limit (`ulimit -f`, in blocks of at most 1 KiB) the log reaches within a few of these creates: its
+    // writes then fail (EFBIG), as on a full disk (docs/spec-decisions.md row 65).
+    const limited = ['sh', '-c', 'ulimit -f 48 && exec "$0" "$@"', process.execPath]
+    const cli = await startCli(['--port', '0', '--log', 'silent', '--state-file', file], {}, limited)
+    const name = (i: number) => `${'n'.repeat(900)}-${i}`
+    const statuses: number[] = []
+    const acknowledged: string[] = []
+    for (let i = 0; i < 120 && !statuses.includes(503); i += 8) {
+      const batch = Array.from({ length: 8 }, (_, k) => i + k)
+      for (const [k, response] of (
+        await Promise.all(batch.map((n) => postPet(cli.url, { name: name(n), categoryId: 1 }, auth('test-enterprise'))))
+      ).entries()) {
+        statuses.push(response.status)
+        const body = (await response.json()) as { code?: string }
+        if (response.status === 201) acknowledged.push(name(batch[k] as number))
+        else expect(body).toMatchObject({ code: 'state_file_unavailable', status: 503 })
+      }
+    }
+    expect(statuses).toContain(503)
+    expect(acknowledged.length).toBeGreaterThan(0)
+    const health = (await (await fetch(`${cli.url}/__mock/health`)).json()) as { status: string }
+    expect(health.status).toBe('degraded')
+    // An admin change is refused the same way: its state line (the whole world) cannot be written either.
+    const clock = await fetch(`${cli.url}/__mock/clock`, { method: 'POST', body: '{"advanceSeconds":60}' })
+    expect([clock.status, ((await clock.json()) as { code: string }).code]).toEqual([503, 'state_file_unavailable'])
+    cli.child.kill('SIGKILL')
+    await cli.exited
+    const again = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])
+    const loaded = (await (await fetch(`${again.url}/__mock/state`)).json()) as { pets: { name: string }[] }
+    const names = new Set(loaded.pets.map((pet) => pet.name))
+    expect(acknowledged.filter((each) => !names.has(each))).toEqual([])
+  })
+
   /** Switches the qa session to sold-out and freezes its clock, kills the CLI with -9 and starts it again. */
   async function adminChangesThenKill9() {
     const first = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])

@@ -26,7 +26,8 @@ export interface AdminOptions extends AccessRule {
   readonly maxNameLength?: number | undefined
   readonly startedAt: number
   /** Called after an admin call changed a session's world (before it answers), for the state file. */
-  readonly onChange: (session: string, world: ServerWorld) => void
+  /** `false`: the change could not be written to the state file, and the call answers 503 `state_file_unavailable`. */
+  readonly onChange: (session: string, world: ServerWorld) => boolean
   /** The server's health beyond "ok": a reason when it is degraded (a state file that cannot be written). */
   readonly degraded: () => string | undefined
   /** The open event streams, which the server ends when it closes. */
@@ -44,6 +45,9 @@ export interface AdminOptions extends AccessRule {
  * not created, so a scraper or a health check never evicts a session under `maxSessions` (test/explain/metrics.test.ts).
  */
 const SERVER_WIDE = new Set(['/__mock/metrics', '/__mock/health', '/__mock/openapi.json', '/__mock/sessions'])
+
+/** An admin change the state file could not write (docs/spec-decisions.md row 65). */
+class NotKeptError extends Error {}
 
 /** Who may use the admin API, and which session a request acts on. */
 function guard(options: AdminOptions) {
@@ -85,7 +89,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.use(express.text({ type: () => true, limit: '64mb' }))
   const ctx: RouteContext = {
     changed(res, value) {
-      options.onChange(res.locals.session as string, worldOf(res))
+      if (!options.onChange(res.locals.session as string, worldOf(res))) throw new NotKeptError()
       return value
     },
   }
@@ -107,6 +111,12 @@ export function createAdminApp(options: AdminOptions): express.Express {
   )
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large') return refuse(res, 'payload_too_large', 'Admin request body is larger than 64 MiB.')
+    if (error instanceof NotKeptError)
+      return refuse(
+        res,
+        'state_file_unavailable',
+        'The state file could not be written, so this change would not survive a restart; GET /__mock/health says why.',
+      )
     if (error instanceof StoreUnavailableError) {
       res.set('retry-after', '1')
       return refuse(res, 'store_unavailable', `${error.message}. Retry in a moment.`)

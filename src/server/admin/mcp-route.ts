@@ -30,7 +30,7 @@ export function addMcpRoute(
   app: Express,
   parts: {
     sessions: Sessions
-    onChange: (session: string, world: ServerWorld) => void
+    onChange: (session: string, world: ServerWorld) => boolean
     serverUrl: () => string
     maxNameLength?: number | undefined
   },

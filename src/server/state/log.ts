@@ -54,6 +54,8 @@ export interface StateLog {
   readonly seq: number
   /** Lines are queued and not yet written. */
   readonly pending: boolean
+  /** How many lines a failed write has given up since the log was opened (whoever flushed them). */
+  readonly lost: number
   /** Writes the queued lines, then this change; throws when the OS refuses the write. */
   append(session: string, kind: 'create' | 'state', json: string): void
   /** Queues one change, written by the next `flush` (or `append`, `mark`, `close`). */
@@ -200,8 +202,7 @@ export function openStateLog(
   path: string,
   options: { fsync: boolean; seq: number; wholeBytes: number; write?: (fd: number, text: string) => number },
 ): StateLog {
-  // No log yet: made below.
-  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0
+  const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0 // no log yet: made below
   if (size > options.wholeBytes) truncateSync(path, options.wholeBytes)
   const write = options.write ?? ((fd: number, text: string) => writeSync(fd, text))
   // Never a closed descriptor kept (node gives its number to the next socket, which a line would then go to): reopened.
@@ -209,22 +210,23 @@ export function openStateLog(
   const handle = (): number => (fd ??= openSync(path, 'a'))
   let seq = options.seq
   let writtenSeq = seq // the number of the last line written whole
+  let lost = 0
   let written = Math.min(size, options.wholeBytes)
   let queued: string[] = []
-  const line = (session: string, kind: 'create' | 'state', json: string): string => {
+  const queue = (session: string, kind: 'create' | 'state', json: string): void => {
     seq += 1
-    return `{"seq":${seq},"session":${JSON.stringify(session)},"${kind}":${json}}\n`
+    queued.push(`{"seq":${seq},"session":${JSON.stringify(session)},"${kind}":${json}}\n`)
   }
   const flush = (): void => {
     if (queued.length === 0) return
     const text = queued.length === 1 ? (queued[0] as string) : queued.join('')
-    // Taken first: lines a failed write lost are not written again ahead of later ones.
-    queued = []
+    queued = [] // taken first: lines a failed write lost are not written again ahead of later ones
     const last = seq
     try {
       written += writeWhole(handle(), text, written, { path, write, fsync: options.fsync })
     } catch (error) {
       // The lines given up go whole, their numbers to the next lines: a restart reads every later change.
+      lost += seq - writtenSeq
       seq = writtenSeq
       throw error
     }
@@ -237,20 +239,20 @@ export function openStateLog(
     get pending() {
       return queued.length > 0
     },
+    get lost() {
+      return lost
+    },
     append(session, kind, json) {
-      queued.push(line(session, kind, json))
+      queue(session, kind, json)
       flush()
     },
-    queue(session, kind, json) {
-      queued.push(line(session, kind, json))
-    },
+    queue,
     flush,
     mark() {
       flush()
       if (written > 0) {
-        // A rename: the lines stay where they were written, whatever their number (no copy on the event loop). Done
-        // while the log is open (an open file may be renamed; libuv opens files so on Windows too): a rename that fails
-        // leaves the log open and appended to as before (saver.test.ts).
+        // A rename, nothing copied, while the log is open (libuv opens files so that Windows allows it too): a rename that
+        // fails leaves the log open and appended to as before (saver.test.ts).
         renameSync(path, `${path}.${seq}`)
         const renamed = fd
         fd = undefined

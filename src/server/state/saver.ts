@@ -29,10 +29,13 @@ export interface StateSaver {
   load(): Promise<void>
   /** Something changed that only the snapshot keeps (counters, clocks): rewrite it soon. */
   changed(): void
-  /** An admin call changed a session's world: logged before it answers. */
-  logState(session: string, world: ServerWorld): void
-  /** Writes the queued creates now (the server calls it before it sends the answers of a turn). */
-  flush(): void
+  /** An admin call changed a session's world: logged before it answers; `false` when it could not be written. */
+  logState(session: string, world: ServerWorld): boolean
+  /**
+   * Writes the queued creates now (the server calls it before it sends the answers of a turn): `false` when a change
+   * since the last call could not be written, by this write or another (a snapshot's mark writes the queue first).
+   */
+  flush(): boolean
   /** Writes the snapshot now and closes the log; rejects when it cannot be written. */
   close(): Promise<void>
   /** Why saving fails, while it does. */
@@ -44,32 +47,47 @@ export const NO_SAVER: StateSaver = {
   dataFor: undefined,
   load: async () => {},
   changed: () => {},
-  logState: () => {},
-  flush: () => {},
+  logState: () => true,
+  flush: () => true,
   close: async () => {},
   failure: undefined,
 }
 
 /** Writing to the log, if open: a failure is reported (`failed`), not thrown, and the answer goes on. */
 function logWriter(current: () => StateLog | undefined, failed: (error: unknown) => void) {
-  const logging = (write: (log: StateLog) => void): void => {
+  /** `false` when the write failed (reported through `failed`). */
+  const logging = (write: (log: StateLog) => void): boolean => {
     try {
       const log = current()
       if (log) write(log)
+      return true
     } catch (error) {
       failed(error)
+      return false
     }
   }
-  const flush = (): void => logging((log) => log.flush())
+  const flush = (): boolean => logging((log) => log.flush())
+  let lostSeen = 0 // the log's `lost` when `keptSinceLast` last said
   return {
     logging,
     flush,
+    /** Flushes: `false` when a change since the last call could not be written, by this write or another (a mark's). */
+    keptSinceLast(): boolean {
+      const written = flush()
+      const lost = current()?.lost ?? 0
+      const kept = written && lost === lostSeen
+      lostSeen = lost
+      return kept
+    },
     /** A create is queued, and written with the others of its turn before their answers (or at the turn's end). */
-    queueCreate: (session: string, json: string): void =>
+    queueCreate: (session: string, json: string): void => {
       logging((log) => {
-        if (!log.pending) setImmediate(flush)
+        // Written by the flush before the turn's answers (server-delivery.ts), whose result decides them; this one, a
+        // loop later so it comes after that flush, writes what no answer of the turn waited for (one held by a latency).
+        if (!log.pending) setImmediate(() => setImmediate(flush))
         log.queue(session, 'create', json)
-      }),
+      })
+    },
   }
 }
 
@@ -111,10 +129,8 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     failure = `${what} ${target}: ${(error as Error).message}`
     console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
-  const { logging, flush, queueCreate } = logWriter(
-    () => log,
-    (error) => fail('append a change to the log of', error),
-  )
+  const logFailed = (error: unknown): void => fail('append a change to the log of', error)
+  const { logging, flush, queueCreate, keptSinceLast } = logWriter(() => log, logFailed)
 
   const compact = async (inSteps: boolean): Promise<boolean> => {
     if (!log) return true
@@ -157,10 +173,11 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     },
     changed,
     logState(session, world) {
-      logging((open) => open.append(session, 'state', stringifySnapshot(world.snapshot())))
+      const written = logging((open) => open.append(session, 'state', stringifySnapshot(world.snapshot())))
       changed()
+      return written
     },
-    flush,
+    flush: keptSinceLast,
     async close() {
       clearTimeout(timer)
       timer = undefined
