@@ -105,7 +105,7 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const host = options.host ?? '127.0.0.1'
   let url = ''
   const saver = createStateSaver(options.stateFile, { fsync: options.fsync ?? false, sessions: () => sessions })
-  const own = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor)
+  const own = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor, undefined, saver.evicted)
   const { sessions, ...store } = sessionStore(options, own)
   const metrics = createServerMetrics(sessions)
   const log = watchAnswers(requestLogOf(options), metrics)
@@ -192,7 +192,9 @@ function sessionStore(options: PetStoreServerOptions, own: Sessions) {
   let shared: import('./redis/index.js').SharedSessions | undefined
   const current = () => shared?.sessions ?? own
   const sessions: Sessions = {
-    get: (name) => current().get(name),
+    get: (name, replaying) => current().get(name, replaying),
+    drop: (name) => current().drop(name),
+    trim: () => current().trim(),
     get main() {
       return current().main
     },

@@ -14,8 +14,15 @@ export const DEFAULT_SESSION = 'default'
 const SESSION_NAME = /^[A-Za-z0-9._:-]{1,64}$/
 
 export interface Sessions {
-  /** The world of a session, created on first use; `undefined` for an invalid name. */
-  get(name: string | undefined): ServerWorld | undefined
+  /**
+   * The world of a session, created on first use; `undefined` for an invalid name. `replaying`: a state log is replayed,
+   * which says itself which sessions were evicted, so none is evicted here (`trim` does, after).
+   */
+  get(name: string | undefined, replaying?: boolean): ServerWorld | undefined
+  /** Drops a session as an eviction does (a state log's `evicted` line). */
+  drop(name: string): void
+  /** Evicts the least recently used sessions past `max` (after a replay). */
+  trim(): void
   /** The default world. */
   readonly main: ServerWorld
   /** Names of the live sessions, the default first, then least recently used first. */
@@ -29,6 +36,7 @@ export interface Sessions {
 /**
  * @param dataFor the storage of a new session's pets (the state log hooks in here); default index-only.
  * @param worldFor makes a session's world instead (`--redis`: a world whose state is in Redis).
+ * @param onEvict told of each session evicted (`--state-file` logs it, so a restart drops the same one).
  * @example
  * const sessions = createSessions({ seed: 7 }, 1000)
  * sessions.get(request.headers['x-mock-session'])
@@ -38,6 +46,7 @@ export function createSessions(
   max: number,
   dataFor?: (name: string) => PetData,
   worldFor?: (name: string, shared: { journalBudget: JournalBudget; trace: WorldStep }) => ServerWorld,
+  onEvict?: (name: string) => void,
 ): Sessions {
   const journalBudget = createJournalBudget(options.journalMaxBytes)
   // Every session's requests are traced once an OpenTelemetry SDK is registered (docs/explain.md, "Traces").
@@ -47,16 +56,20 @@ export function createSessions(
   const main = create(DEFAULT_SESSION)
   // A Map: session names come from clients (`__proto__` is a name like any other).
   const live = new Map<string, ServerWorld>()
-  const touch = (name: string, world: ServerWorld) => {
+  const drop = (name: string): void => {
+    const evicted = live.get(name)
+    if (evicted === undefined) return
     live.delete(name)
-    live.set(name, world)
+    // Its journal gives its bytes back to the shared budget.
+    evicted.journal.clear()
+    // Its event streams end: their clients reconnect to the session's next world.
+    evicted.events.end()
+  }
+  const trim = (): void => {
     while (live.size > max) {
-      const [oldest, evicted] = live.entries().next().value as [string, ServerWorld]
-      live.delete(oldest)
-      // Its journal gives its bytes back to the shared budget.
-      evicted.journal.clear()
-      // Its event streams end: their clients reconnect to the session's next world.
-      evicted.events.end()
+      const oldest = live.keys().next().value as string
+      drop(oldest)
+      onEvict?.(oldest)
     }
   }
   return {
@@ -66,13 +79,17 @@ export function createSessions(
     get size() {
       return live.size + 1
     },
-    get(name) {
+    get(name, replaying = false) {
       if (name === undefined || name === '' || name === DEFAULT_SESSION) return main
       if (!SESSION_NAME.test(name)) return undefined
       const world = live.get(name) ?? create(name)
-      touch(name, world)
+      live.delete(name)
+      live.set(name, world)
+      if (!replaying) trim()
       return world
     },
+    drop,
+    trim,
     names: () => [DEFAULT_SESSION, ...live.keys()],
   }
 }

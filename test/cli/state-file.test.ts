@@ -216,6 +216,29 @@ describe('state file of the CLI', () => {
     expect(acknowledged.filter((each) => !names.has(each))).toEqual([])
   })
 
+  it('keeps across kill -9 the sessions that were live when --max-sessions evicted another (the eviction is logged)', async () => {
+    const args = ['--port', '0', '--log', 'silent', '--state-file', file, '--max-sessions', '2']
+    const first = await startCli(args)
+    const inSession = (name: string) => ({ ...auth('test-pro'), ...session(name) })
+    const create = async (name: string): Promise<number> => {
+      const created = await postPet(first.url, { name: `pet-of-${name}`, categoryId: 1 }, inSession(name))
+      expect(created.status).toBe(201)
+      return ((await created.json()) as { id: number }).id
+    }
+    const a = await create('A')
+    await create('B')
+    // A read makes A the session used last: creating C evicts B, not A.
+    expect((await fetch(`${first.url}/v1/pets/${a}`, { headers: inSession('A') })).status).toBe(200)
+    const c = await create('C')
+    expect(await (await fetch(`${first.url}/__mock/sessions`)).json()).toEqual(['default', 'A', 'C'])
+    first.child.kill('SIGKILL')
+    await first.exited
+    const again = await startCli(args)
+    expect(await (await fetch(`${again.url}/__mock/sessions`)).json()).toEqual(['default', 'A', 'C'])
+    expect((await fetch(`${again.url}/v1/pets/${a}`, { headers: inSession('A') })).status).toBe(200)
+    expect((await fetch(`${again.url}/v1/pets/${c}`, { headers: inSession('C') })).status).toBe(200)
+  })
+
   /** Switches the qa session to sold-out and freezes its clock, kills the CLI with -9 and starts it again. */
   async function adminChangesThenKill9() {
     const first = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])

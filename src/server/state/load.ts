@@ -45,7 +45,8 @@ async function refuseLogWithoutState(file: string, target: string): Promise<void
 /** Replays one line of the log; a line that is not a valid change is an error naming its file, number and field. */
 async function replay(line: LogLine, sessions: Sessions, stores: ReadonlyMap<string, IndexOnlyData>, log: string): Promise<void> {
   const where = `${line.file}, line ${line.line} (change ${line.seq})`
-  const world = sessions.get(line.session) // made on first use, so its storage is known
+  if ('evicted' in line) return sessions.drop(line.session)
+  const world = sessions.get(line.session, true) // made on first use, so its storage is known
   if ('create' in line) {
     const pet = PetRecordSchema.safeParse(line.create)
     if (pet.success) return void stores.get(line.session)?.put(pet.data)
@@ -71,7 +72,7 @@ async function replay(line: LogLine, sessions: Sessions, stores: ReadonlyMap<str
 async function restore(file: string, target: string, sessions: Sessions, stores: ReadonlyMap<string, IndexOnlyData>) {
   const content = await readStateFile(target)
   if (content === undefined) await refuseLogWithoutState(file, target)
-  for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name)?.restore(snapshot)
+  for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name, true)?.restore(snapshot)
   let seq = content?.logSeq ?? 0
   const { lines, wholeBytes, torn } = readStateLog(`${target}.log`, seq)
   for (const line of lines) {
@@ -79,6 +80,8 @@ async function restore(file: string, target: string, sessions: Sessions, stores:
     seq = line.seq
     await replay(line, sessions, stores, `${target}.log`)
   }
+  // A log written before evictions were logged may hold more sessions than the server keeps.
+  sessions.trim()
   return { seq, wholeBytes, torn, exists: content !== undefined }
 }
 

@@ -26,7 +26,15 @@ import { basename, dirname, join } from 'node:path'
 import { parseJson } from '../../core/json.js'
 
 /** A line of the log, parsed, with where it was read (its file and line number) for the messages that name it. */
-export type LogLine = ({ create: unknown } | { state: unknown }) & { seq: number; session: string; file: string; line: number }
+export type LogLine = ({ create: unknown } | { state: unknown } | { evicted: true }) & {
+  seq: number
+  session: string
+  file: string
+  line: number
+}
+
+/** What a line of the log records: a create, a session's whole state after an admin call, or a session evicted. */
+export type LogKind = 'create' | 'state' | 'evicted'
 
 /**
  * The text after the live log's last newline: a write a crash cut short. Its change was never acknowledged (an answer
@@ -57,9 +65,9 @@ export interface StateLog {
   /** How many lines a failed write has given up since the log was opened (whoever flushed them). */
   readonly lost: number
   /** Writes the queued lines, then this change; throws when the OS refuses the write. */
-  append(session: string, kind: 'create' | 'state', json: string): void
+  append(session: string, kind: LogKind, json: string): void
   /** Queues one change, written by the next `flush` (or `append`, `mark`, `close`). */
-  queue(session: string, kind: 'create' | 'state', json: string): void
+  queue(session: string, kind: LogKind, json: string): void
   /** Writes the queued lines in one write (and one fsync with `--fsync`); throws when the OS refuses it. */
   flush(): void
   /** A snapshot starts: the lines so far move to a segment of their own, and new ones go to a fresh log. */
@@ -98,9 +106,12 @@ function readLines(path: string, live: boolean, lines: LogLine[]): { whole: numb
     whole += Buffer.byteLength(row) + 1
     if (row === '') continue
     const parsed = parseJson(row)
-    const value = parsed.ok ? (parsed.value as { seq?: unknown; session?: unknown }) : undefined
+    const value = parsed.ok ? (parsed.value as { seq?: unknown; session?: unknown; evicted?: unknown }) : undefined
     const ok =
-      value !== undefined && typeof value.seq === 'bigint' && typeof value.session === 'string' && ('create' in value || 'state' in value)
+      value !== undefined &&
+      typeof value.seq === 'bigint' &&
+      typeof value.session === 'string' &&
+      ('create' in value || 'state' in value || value.evicted === true)
     if (!ok) throw new Error(`[petstore-mock] ${path}, line ${index + 1}, is not a change of the state log. ${moveAsideFix(logOf(path))}`)
     lines.push({ ...(value as LogLine), seq: Number(value.seq), file: path, line: index + 1 })
   }
@@ -213,7 +224,7 @@ export function openStateLog(
   let lost = 0
   let written = Math.min(size, options.wholeBytes)
   let queued: string[] = []
-  const queue = (session: string, kind: 'create' | 'state', json: string): void => {
+  const queue = (session: string, kind: LogKind, json: string): void => {
     seq += 1
     queued.push(`{"seq":${seq},"session":${JSON.stringify(session)},"${kind}":${json}}\n`)
   }

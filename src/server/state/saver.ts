@@ -29,6 +29,8 @@ export interface StateSaver {
   load(): Promise<void>
   /** Something changed that only the snapshot keeps (counters, clocks): rewrite it soon. */
   changed(): void
+  /** A session was evicted: logged, so a restart drops the same one and keeps those that were live (sessions.ts). */
+  evicted(session: string): void
   /** An admin call changed a session's world: logged before it answers; `false` when it could not be written. */
   logState(session: string, world: ServerWorld): boolean
   /**
@@ -47,6 +49,7 @@ export const NO_SAVER: StateSaver = {
   dataFor: undefined,
   load: async () => {},
   changed: () => {},
+  evicted: () => {},
   logState: () => true,
   flush: () => true,
   close: async () => {},
@@ -71,6 +74,8 @@ function logWriter(current: () => StateLog | undefined, failed: (error: unknown)
   return {
     logging,
     flush,
+    /** A session was evicted: written at once (the request that evicted it waits for nothing else of the log). */
+    evicted: (session: string): void => void logging((log) => log.append(session, 'evicted', 'true')),
     /** Flushes: `false` when a change since the last call could not be written, by this write or another (a mark's). */
     keptSinceLast(): boolean {
       const written = flush()
@@ -130,7 +135,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
   const logFailed = (error: unknown): void => fail('append a change to the log of', error)
-  const { logging, flush, queueCreate, keptSinceLast } = logWriter(() => log, logFailed)
+  const { logging, flush, queueCreate, keptSinceLast, evicted } = logWriter(() => log, logFailed)
 
   const compact = async (inSteps: boolean): Promise<boolean> => {
     if (!log) return true
@@ -172,6 +177,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       stores = undefined
     },
     changed,
+    evicted,
     logState(session, world) {
       const written = logging((open) => open.append(session, 'state', stringifySnapshot(world.snapshot())))
       changed()
