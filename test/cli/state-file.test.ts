@@ -239,6 +239,18 @@ describe('state file of the CLI', () => {
     expect((await fetch(`${again.url}/v1/pets/${c}`, { headers: inSession('C') })).status).toBe(200)
   })
 
+  it('stops at start (exit 2, naming the pid) on a state file another running server uses, and takes over what a kill -9 left', async () => {
+    const args = ['--port', '0', '--log', 'silent', '--state-file', file]
+    const first = await startCli(args)
+    const second = await runCli(args)
+    expect(second.code).toBe(2)
+    expect(second.stderr).toContain(`Another process (pid ${first.child.pid}) is using the state file`)
+    first.child.kill('SIGKILL')
+    await first.exited
+    const third = await startCli(args)
+    expect((await fetch(`${third.url}/v1/pets`, { headers: auth('test-pro') })).status).toBe(200)
+  })
+
   /** Switches the qa session to sold-out and freezes its clock, kills the CLI with -9 and starts it again. */
   async function adminChangesThenKill9() {
     const first = await startCli(['--port', '0', '--log', 'silent', '--state-file', file])

@@ -5,7 +5,7 @@
  * fix. What a crash can leave is cleaned up with a one-line notice: temporary files of a snapshot rewrite cut short,
  * and a torn last line of the log, a write cut short whose change was never acknowledged (decision 014).
  */
-import { existsSync } from 'node:fs'
+import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { readlink } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { PetRecordSchema } from '../../schemas.js'
@@ -85,6 +85,43 @@ async function restore(file: string, target: string, sessions: Sessions, stores:
   return { seq, wholeBytes, torn, exists: content !== undefined }
 }
 
+/** Whether a process of this id runs (one of another user's too: `EPERM`). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM'
+  }
+}
+
+/**
+ * Takes `FILE.lock` for this process, so a second server on the same state file stops at start (exit 2) instead of
+ * giving out the same ids and breaking the log (test/cli/state-file.test.ts). A lock whose process is gone (a crash)
+ * is taken over. Returns the release, for a clean shutdown.
+ */
+function lockState(target: string): () => void {
+  const lock = `${target}.lock`
+  try {
+    writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' })
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10)
+    if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
+      throw new StateFileError(
+        `[petstore-mock] Another process (pid ${pid}) is using the state file ${target}: two servers writing one file would give out the same ids and break its log. Stop it, or give this server another --state-file (if pid ${pid} is no petstore-mock, remove ${lock}).`,
+      )
+    writeFileSync(lock, `${process.pid}\n`)
+  }
+  return () => {
+    try {
+      if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock)
+    } catch {
+      // Gone already: nothing to release.
+    }
+  }
+}
+
 /** Notices of what the start cleaned up: one line each, on stderr. */
 const notice = (line: string): void => void process.stderr.write(`[petstore-mock] ${line}\n`)
 
@@ -96,7 +133,7 @@ export async function openState(
   file: string,
   options: { fsync: boolean; sessions: () => Sessions },
   stores: ReadonlyMap<string, IndexOnlyData>,
-): Promise<{ target: string; log: StateLog }> {
+): Promise<{ target: string; log: StateLog; unlock: () => void }> {
   let target: string
   try {
     target = await stateFileTarget(file)
@@ -109,7 +146,9 @@ export async function openState(
         : `[petstore-mock] Cannot use the state file ${file}: ${message}.`,
     )
   }
+  let unlock = (): void => {}
   try {
+    unlock = lockState(target)
     const temps = await removeLeftoverTemps(target)
     if (temps.length > 0)
       notice(`Removed ${temps.length} temporary file(s) of a snapshot rewrite a crash cut short, beside ${target}: ${temps.join(', ')}.`)
@@ -121,8 +160,9 @@ export async function openState(
       notice(
         `${torn.file}, line ${torn.line}: cut off a torn last line of ${torn.bytes} bytes, a write a crash cut short; its change was never acknowledged.`,
       )
-    return { target, log }
+    return { target, log, unlock }
   } catch (error) {
+    unlock()
     if (error instanceof StateFileError) throw error
     throw new StateFileError(
       `[petstore-mock] Cannot use the state file ${file}: ${(error as Error).message.replace(/^\[petstore-mock\] /, '')}`,

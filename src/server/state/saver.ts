@@ -128,15 +128,14 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   let timer: NodeJS.Timeout | undefined
   let running: Promise<boolean> | undefined
   let lastMs = 0
+  let unlock = (): void => {}
   let stores: Map<string, IndexOnlyData> | undefined = new Map() // only while the log is replayed: evicted sessions must not stay
-
   const fail = (what: string, error: unknown): void => {
     failure = `${what} ${target}: ${(error as Error).message}`
     console.error(`[petstore-mock] Could not ${what} ${target}: ${(error as Error).message}`)
   }
   const logFailed = (error: unknown): void => fail('append a change to the log of', error)
   const { logging, flush, queueCreate, keptSinceLast, evicted } = logWriter(() => log, logFailed)
-
   const compact = async (inSteps: boolean): Promise<boolean> => {
     if (!log) return true
     const started = performance.now()
@@ -173,7 +172,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       return data
     },
     async load() {
-      ;({ target, log } = await openState(file, options, stores ?? new Map()))
+      ;({ target, log, unlock } = await openState(file, options, stores ?? new Map()))
       stores = undefined
     },
     changed,
@@ -194,6 +193,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       if (!(await run())) await run(false)
       log.close(true)
       log = undefined
+      unlock()
     },
     get failure() {
       return failure
