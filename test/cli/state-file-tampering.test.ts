@@ -72,6 +72,19 @@ describe('a log that does not continue its state file', () => {
     expect(await refusal()).toContain(`${file}.log, line 1, is change ${logSeq + 2}, but the state file holds changes up to ${logSeq}`)
   })
 
+  it('refuses to start with exit 2 when a create reuses an id the state holds (a pet would be replaced)', async () => {
+    const logSeq = await savedState()
+    // Pet 3 is one of the 50 seeded pets the state file holds.
+    await writeFile(`${file}.log`, logLine(logSeq + 1, 3, 'Not pet 3'))
+    expect(await refusal()).toContain(`${file}.log, line 1 (change ${logSeq + 1}): create.id: pet 3 exists already`)
+  })
+
+  it('refuses to start with exit 2 when a line names no session the server could have (it was dropped without a word)', async () => {
+    const logSeq = await savedState()
+    await writeFile(`${file}.log`, logLine(logSeq + 1, 52).replace('"session":"default"', '"session":"bad name!"'))
+    expect(await refusal()).toContain(`${file}.log, line 1 (change ${logSeq + 1}): session "bad name!" is no session name`)
+  })
+
   it('refuses to start with exit 2 when a line of the log is repeated', async () => {
     const logSeq = await savedState()
     await writeFile(`${file}.log`, logLine(logSeq + 1, 52) + logLine(logSeq + 1, 52))

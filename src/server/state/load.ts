@@ -47,9 +47,14 @@ async function replay(line: LogLine, sessions: Sessions, stores: ReadonlyMap<str
   const where = `${line.file}, line ${line.line} (change ${line.seq})`
   if ('evicted' in line) return sessions.drop(line.session)
   const world = sessions.get(line.session, true) // made on first use, so its storage is known
+  // The server writes neither of these: a line edited or made by hand, refused rather than dropped or taken over.
+  if (!world) throw new Error(`[petstore-mock] ${where}: session ${JSON.stringify(line.session)} is no session name. ${moveAsideFix(log)}`)
   if ('create' in line) {
     const pet = PetRecordSchema.safeParse(line.create)
-    if (pet.success) return void stores.get(line.session)?.put(pet.data)
+    const store = stores.get(line.session)
+    if (pet.success && store?.repository.get(pet.data.id) !== undefined)
+      throw new Error(`[petstore-mock] ${where}: create.id: pet ${pet.data.id} exists already (each create gives a new id). ${moveAsideFix(log)}`)
+    if (pet.success) return void store?.put(pet.data)
     const [issue] = pet.error.issues
     const field = ['create', ...(issue?.path ?? [])].map(String).join('.')
     // Lossless JSON reads every whole number as a bigint: the file has a number.
