@@ -25,8 +25,10 @@ export interface AdminOptions extends AccessRule {
   /** The server's `maxNameLength`, stated by the OpenAPI document it serves. */
   readonly maxNameLength?: number | undefined
   readonly startedAt: number
-  /** Called after an admin call changed a session's world (before it answers), for the state file. */
-  /** `false`: the change could not be written to the state file, and the call answers 503 `state_file_unavailable`. */
+  /**
+   * Called after an admin call changed a session's world (before it answers), for the state file; `false`: it could not
+   * be written there, and the call answers 503 `state_file_unavailable` (docs/spec-decisions.md row 65).
+   */
   readonly onChange: (session: string, world: ServerWorld) => boolean
   /** The server's health beyond "ok": a reason when it is degraded (a state file that cannot be written). */
   readonly degraded: () => string | undefined

@@ -56,7 +56,7 @@ export const NO_SAVER: StateSaver = {
   failure: undefined,
 }
 
-/** Writing to the log, if open: a failure is reported (`failed`), not thrown, and the answer goes on. */
+/** Writing to the log, if open: a failure is reported (`failed`), not thrown; the caller decides its answer from the result. */
 function logWriter(current: () => StateLog | undefined, failed: (error: unknown) => void) {
   /** `false` when the write failed (reported through `failed`). */
   const logging = (write: (log: StateLog) => void): boolean => {
