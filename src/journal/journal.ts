@@ -76,19 +76,36 @@ function waitForEntry(
   timeout: number,
   count: () => number,
 ): Promise<JournalEntry> {
-  const found = recorded().find(predicate)
-  if (found) return Promise.resolve(found)
   return new Promise((resolve, reject) => {
-    const waiter = (entry: JournalEntry) => {
-      if (!predicate(entry)) return
+    let timer: ReturnType<typeof setTimeout> | undefined
+    const settle = (end: () => void): void => {
       waiters.delete(waiter)
       clearTimeout(timer)
-      resolve(entry)
+      end()
     }
-    const timer = setTimeout(() => {
-      waiters.delete(waiter)
-      reject(new Error(`[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${count()} so far.`))
-    }, timeout)
+    // A predicate that throws ends the wait with its error, never the request being recorded (test/journal/wait-for.test.ts).
+    const waiter = (entry: JournalEntry) => {
+      try {
+        if (predicate(entry)) settle(() => resolve(entry))
+      } catch (error) {
+        settle(() => reject(error))
+      }
+    }
+    try {
+      const found = recorded().find(predicate)
+      if (found) return resolve(found)
+    } catch (error) {
+      return reject(error)
+    }
+    timer = setTimeout(
+      () =>
+        settle(() =>
+          reject(
+            new Error(`[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${count()} so far.`),
+          ),
+        ),
+      timeout,
+    )
     waiters.add(waiter)
   })
 }
