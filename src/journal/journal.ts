@@ -97,15 +97,9 @@ function waitForEntry(
     } catch (error) {
       return reject(error)
     }
-    timer = setTimeout(
-      () =>
-        settle(() =>
-          reject(
-            new Error(`[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${count()} so far.`),
-          ),
-        ),
-      timeout,
-    )
+    const message = () =>
+      `[petstore-mock] journal.waitFor() timed out after ${timeout} ms: no request matched. Recorded: ${count()} so far.`
+    timer = setTimeout(() => settle(() => reject(new Error(message()))), timeout)
     waiters.add(waiter)
   })
 }
