@@ -135,7 +135,12 @@ export const CHECKS: readonly CheckDefinition[] = [
           return verdict('failed', `Request #${entry.seq} sent Authorization: ${authorization ?? '(none)'}.`, runs)
         }
         const elsewhere = [cookie ? 'a cookie' : '', entry.query.includes(CARD_KEY) ? 'the query' : '']
-          .concat(Object.entries(others).flatMap(([name, value]) => (value.includes(CARD_KEY) ? [`the ${name} header`] : [])))
+          // The journal keeps only the last 4 characters of a credential header (Proxy-Authorization): matched by them.
+          .concat(
+            Object.entries(others).flatMap(([name, value]) =>
+              value.includes(CARD_KEY) || value.endsWith(`…${hint}`) ? [`the ${name} header`] : [],
+            ),
+          )
           .filter(Boolean)
         if (elsewhere.length > 0) return verdict('failed', `Request #${entry.seq} also sent a credential in ${elsewhere.join(', ')}.`, runs)
       }

@@ -17,6 +17,8 @@ export function taskEnvironment(task: TaskName, input: TaskInput): Record<string
 
 /** Keeps the last this many characters of a command's error output, for the evidence. */
 const STDERR_TAIL = 300
+/** After the task exited, how long its output may still arrive before what it left running is stopped. */
+const EXIT_GRACE_MS = 100
 
 /**
  * Runs `command` once per task, in its own process group, stopped (the whole group) at the limit.
@@ -54,11 +56,26 @@ export function commandRunner(command: readonly string[], options: { cwd?: strin
         clearTimeout(timer)
         done({ ended: 'error', ms: ms(), message: `the command did not start: ${error.message}` })
       })
+      let endedMs: number | undefined
+      child.once('exit', () => {
+        // The task ended when its process did; what it left running in the background (a build daemon) may hold its
+        // stderr open, so the rest of its group is stopped once the last of its output had a moment to arrive.
+        endedMs = ms()
+        clearTimeout(timer)
+        setTimeout(() => {
+          try {
+            if (child.pid) process.kill(-child.pid, 'SIGKILL')
+          } catch {
+            // Nothing of the group is left (ESRCH).
+          }
+        }, EXIT_GRACE_MS).unref()
+      })
       child.once('close', (code) => {
         clearTimeout(timer)
-        if (stopped) return done({ ended: 'limit', ms: ms() })
-        if (code === 0) return done({ ended: 'result', ms: ms() })
-        done({ ended: 'error', ms: ms(), message: stderr.trim().split('\n').at(-1) ?? `exit ${code}` })
+        const took = endedMs ?? ms()
+        if (stopped) return done({ ended: 'limit', ms: took })
+        if (code === 0) return done({ ended: 'result', ms: took })
+        done({ ended: 'error', ms: took, message: stderr.trim().split('\n').at(-1) ?? `exit ${code}` })
       })
     })
 }

@@ -20,7 +20,11 @@ export function resultText(result: CheckResult): string {
 export function summaryText(report: CardReport): string {
   const count = (status: CheckResult['status']) => report.checks.filter((result) => result.status === status).length
   const summary = `${report.card}: ${count('passed')} passed, ${count('failed')} failed, ${count('not-applicable')} not applicable in ${(report.durationMs / 1000).toFixed(1)} s`
-  const verdict = report.ok ? 'every required check passed' : 'a required check failed'
+  const verdict = report.ok
+    ? 'every required check passed'
+    : count('failed') > 0
+      ? 'a required check failed'
+      : 'no check passed: the task met none of their conditions (does the command run? try it by hand)'
   return `${summary}: ${verdict}.\n`
 }
 

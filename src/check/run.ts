@@ -75,7 +75,8 @@ async function runCheck(check: CheckDefinition, runner: TaskRunner, limitMs: num
 }
 
 /**
- * Runs the checks with `runner` and reports each verdict; `ok` when every required check passed or did not apply.
+ * Runs the checks with `runner` and reports each verdict; `ok` when every required check passed or did not apply, and
+ * one passed at least.
  *
  * @example
  * const report = await runCard(async (task, input, limitMs) => ({ ended: 'result', ms: 5 }))
@@ -93,6 +94,10 @@ export async function runCard(runner: TaskRunner, options: CardOptions = {}): Pr
     }
   }
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 4) }, worker))
-  const ok = results.every((result) => result.level !== 'required' || result.status !== 'failed')
+  // A task that never reaches the mock (a typo in the command, a crash at start) meets no check's condition: it passes
+  // nothing, and that is no pass (docs/check-client.md).
+  const ok =
+    results.some((result) => result.status === 'passed') &&
+    results.every((result) => result.level !== 'required' || result.status !== 'failed')
   return { card: CARD_VERSION, ok, startedAt: startedAt.toISOString(), durationMs: Date.now() - startedAt.getTime(), checks: results }
 }

@@ -84,7 +84,7 @@ export interface CheckResult extends Verdict, Pick<CheckDefinition, 'id' | 'leve
 
 export interface CardReport {
   readonly card: typeof CARD_VERSION
-  /** Every required check passed or did not apply. */
+  /** Every required check passed or did not apply, and one passed at least. */
   readonly ok: boolean
   readonly startedAt: string
   readonly durationMs: number

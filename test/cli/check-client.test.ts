@@ -5,7 +5,7 @@
  */
 
 import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm } from 'node:fs/promises'
+import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -65,9 +65,9 @@ describe('petstore-mock check-client', () => {
     await run('tar', ['-xzf', stdout.trim(), 'package/test/resources/jenkins-junit.xsd'], { cwd: dir })
     const idle = join(dir, 'idle.xml')
     const failing = join(dir, 'failing.xml')
-    // `true` sends nothing: each check does not apply.
+    // `true` sends nothing: each check does not apply (and a card that passed nothing exits 1).
     const skipped = await runCli(['check-client', '--only', 'auth.bearer,retry.backoff', '--junit', idle, '--', 'true'])
-    expect(skipped.code).toBe(0)
+    expect(skipped.code).toBe(1)
     expect(await readFile(idle, 'utf8')).toContain('<skipped>The client sent no request.</skipped>')
     const failed = await runCli(['check-client', '--only', 'retry.idempotent-only', '--junit', failing, '--', ...client('retries-post')])
     expect(failed.code).toBe(1)
@@ -108,6 +108,39 @@ describe('petstore-mock check-client', () => {
     const { stdout, stderr } = await run('bash', ['-o', 'pipefail', '-c', shell], { cwd: ROOT, timeout: 60_000 })
     expect(stdout).toMatch(/^PASS [a-z.0-9-]+: /)
     expect(stderr).not.toContain('EPIPE')
+  })
+
+  it('fails a command that never reaches the mock: a card that passed nothing is no pass, exit 1', async () => {
+    const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', join(dir, 'no-such-command')])
+    expect(code, stdout).toBe(1)
+    expect(stdout.trim().split('\n').at(-1)).toMatch(/: 0 passed, 0 failed, 1 not applicable in [\d.]+ s: no check passed: /)
+  })
+
+  it('ends a task when its process exits, though something it started in the background holds its output open', async () => {
+    const task = 'node examples/clients/correct.mjs; code=$?; (sleep 30 &); exit $code'
+    const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', 'sh', '-c', task])
+    expect(code, stdout).toBe(0)
+    expect(stdout).toMatch(/^PASS auth\.bearer: /)
+  })
+
+  it('fails a client that sends the key in Proxy-Authorization too (the journal keeps only its last 4 characters)', async () => {
+    const script = join(dir, 'proxy-authorization.mjs')
+    const key = 'process.env.PETSTORE_MOCK_KEY'
+    await writeFile(
+      script,
+      `const r = await fetch(process.env.PETSTORE_MOCK_URL + '/pets', { headers: { authorization: 'Bearer ' + ${key}, 'proxy-authorization': 'Bearer ' + ${key} } })\nif (!r.ok) process.exit(1)\n`,
+    )
+    const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', 'node', script])
+    expect(code, stdout).toBe(1)
+    expect(stdout).toContain('also sent a credential in the proxy-authorization header')
+  })
+
+  it('exits 2 with one line, no stack, when it cannot write the --junit report', async () => {
+    const junit = join(dir, 'missing-folder', 'card.xml')
+    const { code, stderr } = await runCli(['check-client', '--only', 'auth.bearer', '--junit', junit, '--', ...client('correct')])
+    expect(code).toBe(2)
+    expect(stderr).toMatch(/^petstore-mock check-client: could not write the report: ENOENT/)
+    expect(stderr).not.toMatch(/\n\s+at /)
   })
 
   it('refuses to start without a command, or with an unknown check, exit 2', async () => {

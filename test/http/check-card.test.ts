@@ -77,7 +77,7 @@ describe('checkClient on hand-written clients', () => {
     expect(report.checks[0]?.evidence.at(-1)).toMatch(/^the task was still running at the check's limit \(1\.[5-9] s\) and was stopped$/)
   })
 
-  it("says a check does not apply when the client's call sends nothing", async () => {
+  it("says a check does not apply when the client's call sends nothing, and a card that passed nothing is not ok", async () => {
     const report = await checkClient(
       { listPets: async () => [], getPet: async () => ({}), createPet: async () => ({}) },
       { only: ['rate.retry-after-seconds', 'retry.backoff', 'lifecycle.after-sunset'] },
@@ -87,7 +87,8 @@ describe('checkClient on hand-written clients', () => {
       'retry.backoff': 'not-applicable',
       'lifecycle.after-sunset': 'not-applicable',
     })
-    expect(report.ok).toBe(true)
+    // Nothing passed: a client that makes no call certifies nothing (docs/check-client.md, the exit status).
+    expect(report.ok).toBe(false)
   })
 
   it('refuses an unknown check id, naming the known ones', async () => {

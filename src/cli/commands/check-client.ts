@@ -29,7 +29,7 @@ export const CHECK_CLIENT: Command<typeof OPTIONS> = {
     'Usage: petstore-mock check-client [options] -- COMMAND [ARGS...]',
   ],
   outro: [
-    'Exit 0 when every required check passed or did not apply, 1 when one failed, 2 on a usage error.',
+    'Exit 0 when every required check passed or did not apply and one passed at least, 1 when one failed or none passed (the command never reached the mock), 2 on a usage error or a report that cannot be written.',
     '',
     'Examples:',
     '  petstore-mock check-client -- node examples/clients/correct.mjs',
@@ -71,7 +71,13 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   })
   if (cli.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   else process.stdout.write(summaryText(report))
-  if (cli.junit) await writeFile(cli.junit, reportJUnit(report))
-  if (cli.ctrf) await writeFile(cli.ctrf, reportCtrf(report))
+  try {
+    if (cli.junit) await writeFile(cli.junit, reportJUnit(report))
+    if (cli.ctrf) await writeFile(cli.ctrf, reportCtrf(report))
+  } catch (error) {
+    // Exit 1 says a check failed: a report that could not be written is the invocation's fault, as in verify.
+    process.stderr.write(`petstore-mock check-client: could not write the report: ${(error as Error).message}\n`)
+    return 2
+  }
   return report.ok ? 0 : 1
 }

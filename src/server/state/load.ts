@@ -53,7 +53,9 @@ async function replay(line: LogLine, sessions: Sessions, stores: ReadonlyMap<str
     const pet = PetRecordSchema.safeParse(line.create)
     const store = stores.get(line.session)
     if (pet.success && store?.repository.get(pet.data.id) !== undefined)
-      throw new Error(`[petstore-mock] ${where}: create.id: pet ${pet.data.id} exists already (each create gives a new id). ${moveAsideFix(log)}`)
+      throw new Error(
+        `[petstore-mock] ${where}: create.id: pet ${pet.data.id} exists already (each create gives a new id). ${moveAsideFix(log)}`,
+      )
     if (pet.success) return void store?.put(pet.data)
     const [issue] = pet.error.issues
     const field = ['create', ...(issue?.path ?? [])].map(String).join('.')
