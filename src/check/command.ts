@@ -21,6 +21,18 @@ const STDERR_TAIL = 300
 const EXIT_GRACE_MS = 100
 
 /**
+ * The line of a task's error output that says what went wrong: the last `SomethingError: …` line (a stack's head), else
+ * the last line but node's closing `Node.js v…` (test/cli/check-client.test.ts).
+ */
+export function errorLine(stderr: string): string | undefined {
+  const lines = stderr
+    .split('\n')
+    .map((line) => line.trim())
+    .filter((line) => line !== '' && !/^Node\.js v\d/.test(line))
+  return lines.findLast((line) => /^\w*(Error|Exception)\b.*:/.test(line)) ?? lines.at(-1)
+}
+
+/**
  * Runs `command` once per task, in its own process group, stopped (the whole group) at the limit.
  *
  * @example
@@ -75,7 +87,7 @@ export function commandRunner(command: readonly string[], options: { cwd?: strin
         const took = endedMs ?? ms()
         if (stopped) return done({ ended: 'limit', ms: took })
         if (code === 0) return done({ ended: 'result', ms: took })
-        done({ ended: 'error', ms: took, message: stderr.trim().split('\n').at(-1) ?? `exit ${code}` })
+        done({ ended: 'error', ms: took, message: errorLine(stderr) ?? `exit ${code}` })
       })
     })
 }
