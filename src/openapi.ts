@@ -100,8 +100,8 @@ function error(code: string, text: string, headers: Json = {}): ErrorResponse {
 }
 
 /** Only a scenario's chaos fault answers these (docs/spec-decisions.md, row 39): never the default scenario. */
-function chaos(code: string): ErrorResponse {
-  return outside(code, "only from a scenario's chaos fault (never in the default scenario; not a response the spec documents)", {
+function chaos(code: string, also = ''): ErrorResponse {
+  return outside(code, `only from a scenario's chaos fault (never in the default scenario; not a response the spec documents)${also}`, {
     'Retry-After': {
       description: 'Seconds to wait, when the fault sets retryAfter (the flaky and outage scenarios do)',
       schema: { type: 'integer', minimum: 1 },
@@ -139,7 +139,10 @@ function responses(own: Record<string, Json | ErrorResponse>, deprecated = false
       '408': outside('request_timeout', 'standalone server only: the request was not whole within the timeout (30 s by default)'),
       '500': outside('internal_error', "a scenario's chaos fault, or the mock failing (a bug, or a handler of yours that threw)"),
       '502': chaos('bad_gateway'),
-      '503': chaos('service_unavailable'),
+      '503': chaos(
+        'service_unavailable',
+        '; also store_unavailable (--redis, Redis unreachable), state_file_unavailable (--state-file not written)',
+      ),
       '504': chaos('gateway_timeout'),
     }),
     default: outside(
