@@ -3,8 +3,7 @@
  * broken JSON body. Which request gets which fault is drawn from a generator seeded by the
  * scenario's seed, so the same run fails the same way every time.
  */
-import type { Api } from './api.js'
-import { operationOf } from './api.js'
+import { type Api, operationOf } from './api.js'
 import { bearerToken } from './auth.js'
 import { type ErrorCode, problem } from './errors.js'
 import { drawLatency, type LatencySpec, type Random } from './random.js'
