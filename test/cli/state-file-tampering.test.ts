@@ -5,7 +5,7 @@
  */
 import { appendFile, mkdtemp, readdir, readFile, rm, symlink, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
-import { join } from 'node:path'
+import { basename, dirname, join } from 'node:path'
 import { afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest'
 import { ensureBuilt, eventually, killClis, postPet, runCli, startCli } from '../http/support.js'
 
@@ -43,7 +43,13 @@ async function savedState(): Promise<number> {
 async function killedAfterSnapshot(stateFile = file): Promise<void> {
   const cli = await startCli(serve(stateFile))
   for (const name of ['Kept 1', 'Kept 2']) expect((await postPet(cli.url, { name, categoryId: 1 })).status).toBe(201)
-  await eventually(async () => ((await readFile(stateFile, 'utf8').catch(() => '')).includes('Kept 2') ? true : undefined))
+  // The snapshot holds them once the state file says so and its segments of the log are deleted (a moment after).
+  const segment = new RegExp(`^${basename(stateFile).replace(/\./g, '\\.')}\\.log\\.\\d+$`)
+  await eventually(async () => {
+    const saved = (await readFile(stateFile, 'utf8').catch(() => '')).includes('Kept 2')
+    const segments = (await readdir(dirname(stateFile))).filter((name) => segment.test(name))
+    return saved && segments.length === 0 ? true : undefined
+  })
   cli.child.kill('SIGKILL')
   await cli.exited
 }
