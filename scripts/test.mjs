@@ -2,7 +2,8 @@
 /**
  * `npm test`: every check of the project, in the order that lets each step reuse the one before.
  *
- *   1. set-up     Chromium, redis-server and xmllint from Debian when missing (scripts/ensure-*.mjs)
+ *   1. set-up     Chromium, redis-server and xmllint from Debian when missing, in one apt-get call
+ *                 (scripts/ensure-debian.mjs)
  *   2. build      one `tsc -p tsconfig.build.json` into dist/, beside `tsc` type-checking src/, test/ and the examples,
  *                 and `biome check`
  *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; arethetypeswrong and publint read it, and
@@ -86,9 +87,11 @@ async function main() {
   const node = process.execPath
   if (
     !(await stage([
-      { label: 'Chromium (Debian) if missing', command: node, args: ['scripts/ensure-chromium.mjs'] },
-      { label: 'redis-server (Debian) if missing', command: node, args: ['scripts/ensure-redis.mjs'] },
-      { label: 'xmllint (Debian) if missing', command: node, args: ['scripts/ensure-xmllint.mjs'] },
+      {
+        label: 'Chromium, redis-server, xmllint (Debian) if missing',
+        command: node,
+        args: ['scripts/ensure-debian.mjs', 'chromium', 'redis', 'xmllint'],
+      },
     ]))
   )
     return false

@@ -1,7 +1,7 @@
 /**
  * Helpers of the `--redis` tests: a private `redis-server` per test file on a free loopback
  * port (no persistence), and server replicas of the built CLI pointed at it.
- * `node scripts/ensure-redis.mjs` installs redis-server when it is missing.
+ * `node scripts/ensure-debian.mjs redis` installs redis-server when it is missing.
  *
  * @example
  * afterAll(async () => { await killClis(); await stopRedises() })
@@ -126,7 +126,7 @@ export async function startRedis(port?: number): Promise<PrivateRedis> {
   const up = async () => {
     const failed = new Promise<never>((_, fail) => {
       child.once('error', (error) =>
-        fail(new Error(`Cannot run redis-server (node scripts/ensure-redis.mjs installs it): ${error.message}`)),
+        fail(new Error(`Cannot run redis-server (node scripts/ensure-debian.mjs redis installs it): ${error.message}`)),
       )
       child.once('exit', (code, signal) =>
         fail(new Error(`redis-server on port ${chosen} exited (${code ?? signal}) before answering PING: ${log.text}`)),
