@@ -86,7 +86,7 @@ export interface World {
   readonly scenarios: ScenarioCatalogue
   /** Resolves when the collection holds every pet written so far. */
   ready(): Promise<void>
-  /** Back to the seeded state of the current scenario: pets, ids, counters, bans, journal; the clock returns to real time (or the scenario's start). */
+  /** Back to the seeded state of the current scenario: pets, ids, counters, bans, journal; the clock returns to the scenario's start, else to the `clock` option's moment, else real time. */
   reset(): Promise<void>
 }
 

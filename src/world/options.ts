@@ -103,6 +103,11 @@ export interface ResolvedOptions {
   readonly basePath: string
   readonly seed: number
   readonly clock: Clock
+  /**
+   * Where `reset()` and a scenario without a clock put the clock: the `clock` option's moment (frozen), so a test that
+   * pinned the clock stays pinned across resets; `undefined`: real time.
+   */
+  readonly clockStart: number | undefined
   readonly api: ApiOptions
   readonly rateLimit: RateLimitOptions
   readonly journalLimit: number
@@ -162,8 +167,10 @@ function oneOf<T extends string | number>(value: T | undefined, allowed: readonl
   return chosen
 }
 
+const isClock = (given: Clock | Moment): given is Clock => typeof given === 'object' && !(given instanceof Date)
+
 function resolveClock(given: Clock | Moment | undefined, speed: number | undefined): Clock {
-  if (typeof given === 'object' && !(given instanceof Date)) {
+  if (given !== undefined && isClock(given)) {
     if (speed !== undefined) misuse('clockSpeed is for the clock the store makes; a clock of your own keeps its own pace.')
     return given
   }
@@ -200,6 +207,7 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     basePath: path,
     seed: wholeNumber(options.seed ?? 1, 'seed', Number.MIN_SAFE_INTEGER),
     clock: resolveClock(options.clock, options.clockSpeed),
+    clockStart: options.clock === undefined || isClock(options.clock) ? undefined : toEpochMs(options.clock),
     api: {
       queryValidation: oneOf(options.queryValidation, ['strict', 'lenient'], 'queryValidation'),
       defaultStatus: options.defaultStatus,

@@ -32,7 +32,7 @@ export interface ScenarioSwitch {
   /** Changed in place by `start` and `apply`. */
   readonly active: ActiveScenario
   readonly current: Scenario
-  /** Starts `next` from scratch: keys, faults, pets, counters, journal, and the clock (to its start, or real time unless `first`). */
+  /** Starts `next` from scratch: keys, faults, pets, counters, journal, and the clock (to the scenario's start, else the world's `clock` option, else real time; left alone when `first`). */
   start(next: Scenario, first?: boolean): Promise<void>
   /**
    * Puts the keys and faults of `next` in place, nothing else (a state restore brings the rest); its timeline goes on
@@ -145,6 +145,7 @@ export function createScenarioSwitch(parts: ScenarioParts): ScenarioSwitch {
       rateLimiter.reset()
       journal.empty()
       if (next.clock) clock.set(next.clock.start, { running: !next.clock.frozen })
+      else if (!first && options.clockStart !== undefined) clock.set(options.clockStart)
       else if (!first) clock.useRealTime()
       startCounters(next.keys?.start, keys, rateLimiter, clock.now(), 'nothing')
       startTimeline(next, stages)

@@ -162,4 +162,15 @@ describe('rate limits in-process', () => {
     expect(now).toBeGreaterThanOrEqual(before)
     expect(now).toBeLessThanOrEqual(Date.now())
   })
+
+  it('returns a clock pinned by the clock option to its moment on reset(), frozen', async () => {
+    const pinned = createPetStore({ seed: 1, pets: 5, clock: NOON })
+    pinned.clock.advance(90_000)
+    await pinned.reset()
+    expect(pinned.clock.frozen).toBe(true)
+    expect(new Date(pinned.clock.now()).toISOString()).toBe('2026-06-01T12:00:00.000Z')
+    pinned.clock.useRealTime()
+    await pinned.useScenario('default')
+    expect(new Date(pinned.clock.now()).toISOString()).toBe('2026-06-01T12:00:00.000Z')
+  })
 })

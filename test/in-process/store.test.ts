@@ -157,10 +157,19 @@ describe('reset()', () => {
   })
 
   it('returns the clock to real time', async () => {
-    const petStore = await created({ clock: '2030-12-05T00:00:00Z' })
+    const petStore = await created()
+    petStore.clock.set('2030-12-05T00:00:00Z')
     await petStore.reset()
     expect(petStore.clock.frozen).toBe(false)
     expect((await get(petStore, '/pets/1')).status).toBe(200)
+  })
+
+  it('returns a clock the clock option pinned to that moment, so a test that pinned it stays pinned', async () => {
+    const petStore = await created({ clock: '2030-12-05T00:00:00Z' })
+    petStore.clock.useRealTime()
+    await petStore.reset()
+    expect(petStore.clock.frozen).toBe(true)
+    expect((await get(petStore, '/pets/1')).status).toBe(410)
   })
 })
 
