@@ -190,6 +190,9 @@ async function main() {
         ...env,
         LANE_REPORT: report,
         PETSTORE_CONSUMER_MSW: mswVersion,
+        // The main lane runs the docs' examples on a wall clock 1,000 times fast (test/package/fast-clock.mjs); this
+        // lane runs them on real time, so each example is seen both ways.
+        PETSTORE_DOCS_CLOCK_SPEED: '1',
         ...(values.vitest === 'repo' ? {} : { PETSTORE_CONSUMER_VITEST: vitestVersion, PETSTORE_CONSUMER_TYPES_NODE: values.node }),
       },
     },

@@ -33,6 +33,10 @@
  * `npm i` installs into a new empty project, with the packed tarball for `petstore-mock`. A comment at the end of a
  * command is dropped (the commands above are wrapped).
  *
+ * The wall clock of every process a block starts runs 1,000 times faster than real time (./fast-clock.mjs, through
+ * NODE_OPTIONS; the Node 24 lane sets PETSTORE_DOCS_CLOCK_SPEED=1 and runs them on real time): an example that counts
+ * requests in a rate window must pin the mock's clock, or it crosses a minute turn and fails.
+ *
  * Servers and requests on 127.0.0.1 only (the installs use the npm registry, as a user's do); bounded requests (the
  * docs' own loops: 61 requests at most); every process is stopped by its process group's id.
  */
@@ -41,6 +45,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { connect, createServer } from 'node:net'
 import { dirname, join, relative } from 'node:path'
+import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Consumer, installConsumer, mswMajor, ROOT, STRICT, TSC } from './consumer.js'
 
@@ -118,6 +123,13 @@ const slug = (block: Block) =>
 
 let consumer: Consumer
 let project = ''
+/** The environment of every process a block starts: the fast wall clock preloaded (the header says why). */
+const BLOCK_ENV: NodeJS.ProcessEnv = {
+  ...process.env,
+  PETSTORE_DOCS_CLOCK_ORIGIN: String(Date.now()),
+  NODE_OPTIONS:
+    `${process.env['NODE_OPTIONS'] ?? ''} --import=${pathToFileURL(join(ROOT, 'test', 'package', 'fast-clock.mjs')).href}`.trim(),
+}
 /** Reads msw 3's option under its msw 2 name where msw 2 is installed (the header says why). */
 let forMsw = (code: string) => code
 
@@ -164,7 +176,7 @@ function runGroup(
   options: { cwd?: string; env?: NodeJS.ProcessEnv; ceiling?: number; until?: (stdout: string) => boolean } = {},
 ): Promise<Outcome> {
   return new Promise((resolve) => {
-    const child = spawn(command, args, { cwd: options.cwd ?? project, env: options.env ?? process.env, detached: true })
+    const child = spawn(command, args, { cwd: options.cwd ?? project, env: options.env ?? BLOCK_ENV, detached: true })
     const pid = child.pid as number
     groups.add(pid)
     let stdout = ''
@@ -291,7 +303,7 @@ async function runShell(block: Block): Promise<void> {
   const text = await ports.substitute(block.code)
   const mockPort = await ports.of('4010')
   const env = {
-    ...process.env,
+    ...BLOCK_ENV,
     npm_config_yes: 'true',
     npm_config_prefer_offline: 'true',
     npm_config_update_notifier: 'false',
@@ -420,7 +432,7 @@ async function runProgram(block: Block, file: string): Promise<Outcome> {
   const started: number[] = []
   try {
     for (const port of ports)
-      started.push(await startBackground(`node_modules/.bin/petstore-mock --port ${port} --log silent`, port, process.env))
+      started.push(await startBackground(`node_modules/.bin/petstore-mock --port ${port} --log silent`, port, BLOCK_ENV))
     if (block.tag?.arg !== 'stream') return await runGroup(process.execPath, [file], { ceiling: 60_000 })
     // A program that never ends: stopped once it prints, or after 10 s.
     const outcome = await runGroup(process.execPath, [file], { ceiling: 10_000, until: (stdout) => stdout !== '' })
