@@ -45,7 +45,17 @@ export default defineConfig({
       // The folder layers and the import rules.
       { test: { name: 'architecture', include: ['test/architecture/**/*.test.ts'], ...BUSY_MACHINE } },
       // The packed tarball installed into a fresh project, and the Dockerfile's runtime stage.
-      { test: { name: 'package', include: ['test/package/**/*.test.ts'], ...BUSY_MACHINE, testTimeout: 240_000, hookTimeout: 300_000 } },
+      // One install of the tarball for the whole run (its global setup), copied by the files that need one.
+      {
+        test: {
+          name: 'package',
+          include: ['test/package/**/*.test.ts'],
+          globalSetup: ['test/package/consumer-setup.ts'],
+          ...BUSY_MACHINE,
+          testTimeout: 240_000,
+          hookTimeout: 300_000,
+        },
+      },
       // Chromium (Debian's, driven by playwright-core): the service worker, the conformance suite, the panel.
       { test: { name: 'browser', include: ['test/browser/**/*.test.ts'], ...BUSY_MACHINE, testTimeout: 90_000, hookTimeout: 180_000 } },
       {

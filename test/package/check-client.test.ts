@@ -8,13 +8,13 @@ import { rm } from 'node:fs/promises'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { type Consumer, installConsumer } from './consumer.js'
+import { type Consumer, copyConsumer } from './consumer.js'
 
 const run = promisify(execFile)
 let consumer: Consumer | undefined
 
 beforeAll(async () => {
-  consumer = await installConsumer('petstore-mock-check-client-')
+  consumer = await copyConsumer('petstore-mock-check-client-')
 })
 afterAll(async () => {
   if (consumer) await rm(consumer.workDir, { recursive: true, force: true })

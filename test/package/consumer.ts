@@ -1,7 +1,7 @@
 /**
  * A user's project for the package checks: the tarball (`npm test`'s, or `npm pack` of dist/) installed into an empty
- * folder next to msw, Jest and vitest from the registry, with one `npm install`. pack.test.ts and doc-blocks.test.ts
- * each build one in their `beforeAll`.
+ * folder next to msw, Jest and vitest from the registry, with one `npm install` for the whole vitest run (its global
+ * setup, ./consumer-setup.ts); each test file that needs it works in a copy (`copyConsumer`).
  */
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
@@ -9,6 +9,7 @@ import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
+import { inject } from 'vitest'
 import { ensureBuilt, ROOT } from '../http/support.js'
 
 export { ROOT }
@@ -30,6 +31,13 @@ export const STRICT = {
   types: ['node'],
   // Our declarations are checked too: a type they name must come with the package (express's, #9).
   skipLibCheck: false,
+}
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** The run's one installed project (./consumer-setup.ts). */
+    consumer: Consumer
+  }
 }
 
 export interface PackedFile {
@@ -80,8 +88,12 @@ async function packOnce(dir: string): Promise<{ filename: string; files: PackedF
   return result
 }
 
-/** Packs the package and installs it into a new project in a temporary folder, with `extra` dependencies besides. */
-export async function installConsumer(prefix: string, extra: Record<string, string> = {}): Promise<Consumer> {
+/**
+ * Packs the package and installs it into a new project in a temporary folder, next to msw, Jest, vitest and what the
+ * docs' examples need (newman, ts-jest, TypeScript): once per vitest run, in the package project's global setup
+ * (./consumer-setup.ts). The test files work on copies of it (`copyConsumer`).
+ */
+export async function installConsumer(prefix: string): Promise<Consumer> {
   const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
   const workDir = await mkdtemp(join(tmpdir(), prefix))
   const result = await packOnce(workDir)
@@ -100,22 +112,42 @@ export async function installConsumer(prefix: string, extra: Record<string, stri
           msw: process.env['PETSTORE_CONSUMER_MSW'] ?? pkg.devDependencies['msw'],
           // The Node 24 lane (scripts/msw3-lane.mjs) installs today's vitest and the Node types it wants.
           '@types/node': process.env['PETSTORE_CONSUMER_TYPES_NODE'] ?? pkg.devDependencies['@types/node'],
-          // examples/jest runs on them; vitest for the matchers' type check (vitest 3.2 is installed over it at the end).
+          // examples/jest runs on them; vitest for the matchers' type check (pack.test.ts checks vitest 3.2 in a copy).
           // Jest is not a dev dependency of the project itself (only its `expect` types are): its resolver's platform
           // binaries would make the lock file incomplete for `npm ci` on other platforms.
           jest: JEST_VERSION,
           '@jest/globals': JEST_VERSION,
           vitest: process.env['PETSTORE_CONSUMER_VITEST'] ?? pkg.devDependencies['vitest'],
-          ...extra,
+          // For the docs' examples (doc-blocks.test.ts): the Postman block of docs/server.md, in-process.md's ts-jest.
+          newman: '6.2.2',
+          'ts-jest': '29.4.15',
+          typescript: pkg.devDependencies['typescript'] ?? 'latest',
         },
       },
       null,
       2,
     )}\n`,
   )
-  // The machine's own npm configuration (registry, cache) applies: this is what a user's `npm install` does.
-  await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error'], project)
+  // The machine's own npm configuration (registry, cache) applies, as for a user's `npm install`. --prefer-offline:
+  // what the npm cache holds is not asked for again, so the two lanes of `npm test` ask the registry once for what
+  // they share.
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project)
   return { workDir, project, tarball: join(workDir, result.filename), packed: result.files }
+}
+
+/**
+ * A copy of the run's one installed project (./consumer-setup.ts) in a new temporary folder, for a test file to write
+ * into: its files hard-linked where the system can (`cp -al`: a second or so, against a minute for an install), so
+ * nothing a test writes reaches another file's project. npm replaces a package's files rather than writing into
+ * them, so an `npm install` in a copy leaves the others alone. Remove `workDir` when done.
+ */
+export async function copyConsumer(prefix: string): Promise<Consumer> {
+  const shared = inject('consumer')
+  const workDir = await mkdtemp(join(tmpdir(), prefix))
+  const project = join(workDir, 'project')
+  if (process.platform === 'linux') await sh('cp', ['-al', shared.project, project], workDir)
+  else await cp(shared.project, project, { recursive: true, verbatimSymlinks: true })
+  return { ...shared, workDir, project }
 }
 
 /** The major version of the msw installed in a project. */

@@ -1,6 +1,6 @@
 /**
  * The package as a user gets it: `npm pack`, the tarball installed into an empty project next to msw
- * from the registry (one `npm install` for every check), then each entry used the way the README says.
+ * from the registry (the run's one `npm install`, ./consumer-setup.ts), then each entry used the way the README says.
  * Slow (an install), so it is its own vitest project: `npx vitest run --project package`.
  */
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { installConsumer, mswMajor, type PackedFile, ROOT, STRICT, sh as shIn, TSC } from './consumer.js'
+import { copyConsumer, mswMajor, type PackedFile, ROOT, STRICT, sh as shIn, TSC } from './consumer.js'
 
 const run = promisify(execFile)
 const BANNER = /^petstore-mock \S+ listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
@@ -26,7 +26,7 @@ const sh = (command: string, args: string[], cwd = project) => shIn(command, arg
 
 beforeAll(async () => {
   pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8'))
-  ;({ workDir, project, packed } = await installConsumer('petstore-mock-pack-'))
+  ;({ workDir, project, packed } = await copyConsumer('petstore-mock-pack-'))
 })
 
 afterAll(async () => {
