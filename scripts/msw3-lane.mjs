@@ -150,7 +150,7 @@ async function main() {
 
   since = Date.now()
   log('type-checking src/ against msw 3')
-  const tsc = await run(node, [join(copy, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmit'], {
+  const tsc = await run(node, [join(copy, 'node_modules', 'typescript-native', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmit'], {
     cwd: copy,
     env,
   })

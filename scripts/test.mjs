@@ -4,7 +4,8 @@
  *
  *   1. set-up     Chromium, redis-server and xmllint from Debian when missing, in one apt-get call
  *                 (scripts/ensure-debian.mjs)
- *   2. build      one `tsc -p tsconfig.build.json` into dist/, beside `tsc` type-checking src/, test/ and the examples,
+ *   2. build      one `tsc -p tsconfig.build.json` into dist/, beside `tsc` type-checking src/, test/ and the examples
+ *                 (TypeScript 7's compiler, decisions/026),
  *                 and `biome check`
  *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; arethetypeswrong and publint read it, and
  *                 the `package` vitest project installs the same tarball (PETSTORE_TARBALL), so nothing builds twice
@@ -98,7 +99,12 @@ async function main() {
   rmSync(join(ROOT, 'dist'), { recursive: true, force: true })
   if (
     !(await stage([
-      { label: 'build: tsc -p tsconfig.build.json', command: bin('tsc'), args: ['-p', 'tsconfig.build.json'] },
+      {
+        label: 'build: tsc -p tsconfig.build.json (TypeScript 7)',
+        command: node,
+        // By path: node_modules/.bin/tsc is claimed by both TypeScripts (decisions/026).
+        args: [join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
+      },
       { label: 'type-check: tsc src, test, bench, examples', command: 'npm', args: ['run', '--silent', 'typecheck'] },
       { label: 'lint: biome check', command: bin('biome'), args: ['check', '.'] },
     ]))
