@@ -9,7 +9,7 @@ const src = (file: string) => fileURLToPath(new URL(`./src/${file}`, import.meta
  * time-based behaviour runs on the manual clock and waits poll for a condition, so the timeouts below are ceilings
  * for a busy machine, not budgets. Budgets live in bench/ (docs/benchmarks.md).
  */
-const BUSY_MACHINE = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 20_000 } } }
+const BUSY_MACHINE = { testTimeout: 60_000, hookTimeout: 120_000, expect: { poll: { timeout: 20_000 } }, isolate: false }
 
 export default defineConfig({
   test: {

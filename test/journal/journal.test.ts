@@ -235,12 +235,14 @@ describe('the journal budget', () => {
     expect(budget.bytes).toBe(0)
   })
 
-  it('stays within the cap over 600 entries of 0.9 MiB bodies', () => {
-    const budget = createJournalBudget(8 * 1024 * 1024)
+  // 150 entries of a 16 KiB prefix each are more than the 2 MiB cap holds: the oldest must go.
+  it('stays within the cap over 150 entries of 0.9 MiB bodies', () => {
+    const budget = createJournalBudget(2 * 1024 * 1024)
     const journal = createJournal({ limit: 1000, now: () => 0, budget })
     const big = 'y'.repeat(900 * 1024)
-    for (let i = 0; i < 600; i++) record(journal, '/v1/pets', big)
-    expect(budget.bytes).toBeLessThanOrEqual(8 * 1024 * 1024)
+    for (let i = 0; i < 150; i++) record(journal, '/v1/pets', big)
+    expect(budget.dropped).toBeGreaterThan(0)
+    expect(budget.bytes).toBeLessThanOrEqual(2 * 1024 * 1024)
     expect(journal.all().length).toBeGreaterThan(10)
     expect(journal.all().every((entry) => entry.bodyTruncated && entry.bodySize === 900 * 1024)).toBe(true)
   })

@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest'
 import { createPetStore } from '../../src/index.js'
 
-const COUNT = 20_000
+const COUNT = 5_000
 const pet = (i: number) => ({ name: `Rex the ${i % 1000}th`, categoryId: 1 + (i % 10), status: 'available' })
 
 /** A world without seeded pets in which a client has created COUNT pets, each answered 201. */
@@ -31,15 +31,15 @@ async function worldOfCreatedPets() {
   return petStore
 }
 
-it('reads back each of 20,000 created pets by id as it was created', async () => {
+it('reads back each of 5,000 created pets by id as it was created', async () => {
   const petStore = await worldOfCreatedPets()
-  for (const id of [1, 2, 999, 1_000, 1_001, 4_096, 10_000, 19_999, COUNT]) {
+  for (const id of [1, 2, 999, 1_000, 1_001, 4_095, 4_096, 4_097, COUNT - 1, COUNT]) {
     const got = await petStore.fetch(`/v1/pets/${id}`, { headers: { authorization: 'Bearer k' } })
     expect(await got.json()).toEqual({ id, ...pet(id) })
   }
 })
 
-it('keeps each of 20,000 created pets in the state as it was created', async () => {
+it('keeps each of 5,000 created pets in the state as it was created', async () => {
   const { pets } = (await worldOfCreatedPets()).snapshot()
   expect(pets).toHaveLength(COUNT)
   expect(pets).toEqual(
