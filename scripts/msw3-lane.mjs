@@ -193,6 +193,8 @@ async function main() {
         // The main lane runs the docs' examples on a wall clock 1,000 times fast (test/package/fast-clock.mjs); this
         // lane runs them on real time, so each example is seen both ways.
         PETSTORE_DOCS_CLOCK_SPEED: '1',
+        // A user of today's tools type-checks with TypeScript 7 (test/package/consumer.ts, decisions/026).
+        PETSTORE_CONSUMER_TYPESCRIPT: '7',
         ...(values.vitest === 'repo' ? {} : { PETSTORE_CONSUMER_VITEST: vitestVersion, PETSTORE_CONSUMER_TYPES_NODE: values.node }),
       },
     },

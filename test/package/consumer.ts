@@ -15,7 +15,15 @@ import { ensureBuilt, ROOT } from '../http/support.js'
 export { ROOT }
 
 const run = promisify(execFile)
-export const TSC = join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
+/**
+ * The compiler a user's project type-checks with: the oldest TypeScript we check our declarations against (the
+ * project's 5.9) in the main lane; today's, TypeScript 7, where the Node 24 lane asks for it
+ * (PETSTORE_CONSUMER_TYPESCRIPT=7, scripts/msw3-lane.mjs; decisions/026).
+ */
+export const TSC =
+  process.env['PETSTORE_CONSUMER_TYPESCRIPT'] === '7'
+    ? join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc')
+    : join(ROOT, 'node_modules', 'typescript', 'bin', 'tsc')
 /** The Jest the examples run on: the version of `expect` the project's jest.ts types against. */
 export const JEST_VERSION = '30.5.2'
 /** The compiler options of a careful user's project. */

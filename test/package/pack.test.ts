@@ -338,8 +338,12 @@ it('type-checks the vitest matchers with vitest 3.2 too', async () => {
   await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'vitest@3.2'])
   const installed = JSON.parse(await readFile(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }
   expect(installed.version).toMatch(/^3\.2\./)
+  // TypeScript 7 (the Node 24 lane) finds vitest 3.2's own declarations at odds with @types/chai ("Duplicate
+  // identifier 'containSubset'", in files of theirs): there our declarations are checked by the project-vitest test
+  // above, and this one checks that the augmentation reaches vitest 3.2's `expect`.
+  const theirs = TSC.includes('typescript-native') ? { skipLibCheck: true } : {}
   const [vitest, missing] = await Promise.all([
-    typeCheck('vitest3-check.ts', VITEST_CHECK),
+    typeCheck('vitest3-check.ts', VITEST_CHECK, theirs),
     typeCheck('vitest3-missing.ts', WITHOUT_AUGMENTATION, { skipLibCheck: true }),
   ])
   expect(vitest).toEqual({ ok: true, output: '' })
