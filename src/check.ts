@@ -1,6 +1,6 @@
 /**
  * `petstore-mock/check`: the client report card. Grades an SDK against the spec's failure rules
- * (`petstore-client-checks/1`): each check runs the SDK's calls against worlds of its own and judges what it sent.
+ * (`petstore-client-checks/2`): each check runs the SDK's calls against worlds of its own and judges what it sent.
  *
  * @example
  * import { checkClient } from 'petstore-mock/check'
@@ -14,6 +14,7 @@ export { reportCtrf, reportJUnit, reportText } from './check/report.js'
 export { type CardOptions, runCard } from './check/run.js'
 export type {
   CardReport,
+  CardVersion,
   CheckDefinition,
   CheckResult,
   CheckStatus,

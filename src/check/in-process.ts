@@ -32,7 +32,7 @@ export function inProcessRunner(tasks: ClientTasks): TaskRunner {
 }
 
 /**
- * Grades an SDK in this process against `petstore-client-checks/1`.
+ * Grades an SDK in this process against `petstore-client-checks/2`.
  *
  * @example
  * const report = await checkClient({

@@ -20,11 +20,14 @@ export function resultText(result: CheckResult): string {
 export function summaryText(report: CardReport): string {
   const count = (status: CheckResult['status']) => report.checks.filter((result) => result.status === status).length
   const summary = `${report.card}: ${count('passed')} passed, ${count('failed')} failed, ${count('not-applicable')} not applicable in ${(report.durationMs / 1000).toFixed(1)} s`
-  const verdict = report.ok
-    ? 'every required check passed'
-    : count('failed') > 0
+  const advice = report.checks.filter((result) => result.status === 'failed' && result.level === 'recommended').map((result) => result.id)
+  const verdict = !report.ok
+    ? report.checks.some((result) => result.status === 'failed' && result.level === 'required')
       ? 'a required check failed'
       : 'no check passed: the task met none of their conditions (does the command run? try it by hand)'
+    : advice.length === 0
+      ? 'every required check passed'
+      : `no required check failed; the recommended ${advice.join(', ')} failed (advice: the exit status stays 0)`
   return `${summary}: ${verdict}.\n`
 }
 

@@ -1,12 +1,18 @@
 /**
  * The client report card's shapes: a check, the runs it makes against its own worlds, and its verdict. The card is
- * `petstore-client-checks/1`: a check keeps its id and meaning within a version (docs/check-client.md).
+ * `petstore-client-checks/2`: a check keeps its id and meaning within a version (docs/check-client.md, "Versions").
  */
 import type { JournalEntry } from '../journal/journal.js'
 import type { ScenarioInput } from '../scenarios/schema.js'
 import type { PetStoreServerOptions } from '../server/http-server.js'
 
-export const CARD_VERSION = 'petstore-client-checks/1'
+export const CARD_VERSION = 'petstore-client-checks/2'
+
+/**
+ * The versions a report may carry: the shape of a report (JSON, JUnit, CTRF) is the same in both, so a reader of `/1`
+ * reports reads `/2` ones; what changed is which checks there are and how they judge (docs/check-client.md, "Versions").
+ */
+export type CardVersion = 'petstore-client-checks/1' | typeof CARD_VERSION
 
 /** One call the client under test makes with its SDK. */
 export type TaskName = 'list-pets' | 'get-pet' | 'create-pet'
@@ -44,6 +50,8 @@ export interface CheckRun {
   readonly provokes?: number
   /** How long the task may run; default `DEFAULT_LIMIT_MS`. */
   readonly limitMs?: number
+  /** Start the task this long after the check starts (runs of one check staggered in time). */
+  readonly startAfterMs?: number
 }
 
 /** What a run left behind: how the task ended, and the world's journal of its requests, oldest first. */
@@ -63,13 +71,17 @@ export interface Verdict {
   readonly evidence: readonly string[]
 }
 
+/**
+ * A check: its rule, the runs that provoke it and how it judges them. Two checks may share their `runs` (the same
+ * array): the runs are made once in a card and both checks judge them.
+ */
 export interface CheckDefinition {
   /** Stable within the card's version, e.g. `rate.retry-after-seconds`. */
   readonly id: string
   readonly level: 'required' | 'recommended'
   /** The rule, in one line. */
   readonly rule: string
-  /** Where the rule comes from: the spec's section or an RFC. */
+  /** Where the rule comes from: the spec's section or an RFC; for a `recommended` check, the advice's source. */
   readonly source: string
   /** What to change in the client when it fails, in one sentence. */
   readonly fix: string
@@ -83,8 +95,11 @@ export interface CheckResult extends Verdict, Pick<CheckDefinition, 'id' | 'leve
 }
 
 export interface CardReport {
-  readonly card: typeof CARD_VERSION
-  /** Every required check passed or did not apply, and one passed at least. */
+  readonly card: CardVersion
+  /**
+   * No required check failed, and the client met the condition of one check at least (one passed or failed): a
+   * recommended check that failed leaves it `true`.
+   */
   readonly ok: boolean
   readonly startedAt: string
   readonly durationMs: number

@@ -4,8 +4,8 @@
  * CTRF reports, whose verdicts match the in-process card's for the same client.
  */
 
-import { execFile } from 'node:child_process'
-import { mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
+import { execFile, spawn } from 'node:child_process'
+import { access, mkdtemp, readdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -17,6 +17,13 @@ import { type CardReport, CHECKS, type ClientTasks, checkClient } from '../../sr
 import { CLI, ensureBuilt, ROOT, runCli } from '../http/support.js'
 
 const run = promisify(execFile)
+
+/** The processes whose environment holds `marker` (proc(5)): what a test's tasks may have left running. */
+async function processesWith(marker: string): Promise<string[]> {
+  const pids = (await readdir('/proc')).filter((name) => /^\d+$/.test(name))
+  const environs = await Promise.all(pids.map((pid) => readFile(`/proc/${pid}/environ`, 'latin1').catch(() => '')))
+  return pids.filter((_, i) => environs[i]?.split('\0').includes(marker))
+}
 /** A card whose verdict rests on the client's real waits is tried up to three times (test/http/check-card.test.ts). */
 const TIMED = { retry: 2 }
 const client = (name: string) => ['node', `examples/clients/${name}.mjs`]
@@ -35,11 +42,11 @@ describe('petstore-mock check-client', () => {
     const { code, stdout } = await runCli(['check-client', '--', ...client('correct')])
     expect(code, stdout).toBe(0)
     const lines = stdout.trim().split('\n')
-    expect(lines.filter((line) => line.startsWith('PASS ')).map((line) => line.split(':')[0]?.slice(5))).toEqual(
+    expect(lines.flatMap((line) => /^PASS ([a-z0-9.-]+)/.exec(line)?.[1] ?? [])).toEqual(
       expect.arrayContaining(CHECKS.map((check) => check.id)),
     )
     expect(lines.at(-1)).toMatch(
-      /^petstore-client-checks\/1: 10 passed, 0 failed, 0 not applicable in \d+\.\d s: every required check passed\.$/,
+      /^petstore-client-checks\/2: 11 passed, 0 failed, 0 not applicable in \d+\.\d s: every required check passed\.$/,
     )
   })
 
@@ -56,7 +63,7 @@ describe('petstore-mock check-client', () => {
   it('grades a client written in shell (curl in a loop) like any other', TIMED, async () => {
     const { code, stdout } = await runCli(['check-client', '--', 'sh', 'examples/clients/curl-client.sh'])
     expect(code, stdout).toBe(0)
-    expect(stdout).toMatch(/: 10 passed, 0 failed/)
+    expect(stdout).toMatch(/: 11 passed, 0 failed/)
   })
 
   it('writes JUnit valid against the Jenkins JUnit schema, a skipped case for a check that does not apply', async () => {
@@ -87,7 +94,7 @@ describe('petstore-mock check-client', () => {
       /^<\?xml version="1\.0" encoding="UTF-8"\?>\n<testsuites name="petstore-mock check-client" tests="3" failures="1" errors="0"/,
     )
     expect(xml.match(/<testcase /g)).toHaveLength(3)
-    expect(xml).toContain('<testcase classname="petstore-client-checks/1" name="retry.idempotent-only"')
+    expect(xml).toContain('<testcase classname="petstore-client-checks/2" name="retry.idempotent-only"')
     expect(xml).toMatch(/<failure message="reset: the POST was sent again; a create is not idempotent\." type="required">/)
     const report = JSON.parse(await readFile(ctrf, 'utf8'))
     expect(validate(report)).toMatchObject({ valid: true })
@@ -121,6 +128,65 @@ describe('petstore-mock check-client', () => {
     const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', 'sh', '-c', task])
     expect(code, stdout).toBe(0)
     expect(stdout).toMatch(/^PASS auth\.bearer: /)
+  })
+
+  it('reports a failed recommended check (retry.jitter) and exits 0: advice is not the spec', TIMED, async () => {
+    const { code, stdout } = await runCli(['check-client', '--only', 'retry.backoff,retry.jitter', '--', ...client('no-jitter')])
+    expect(code, stdout).toBe(0)
+    const lines = stdout.trim().split('\n')
+    expect(lines).toContainEqual(expect.stringMatching(/^PASS retry\.backoff: The waits grew: /))
+    expect(lines).toContainEqual(expect.stringMatching(/^FAIL retry\.jitter \(recommended\): The runs waited alike: /))
+    expect(lines.at(-1)).toMatch(
+      /: 1 passed, 1 failed, 0 not applicable in [\d.]+ s: no required check failed; the recommended retry\.jitter failed/,
+    )
+  })
+
+  it('makes the runs of retry.backoff once for both checks that judge them: 20 tasks, not 40', async () => {
+    const log = join(dir, 'backoff-tasks.log')
+    const task = `echo "$PETSTORE_MOCK_TASK" >> ${JSON.stringify(log)}`
+    await runCli(['check-client', '--only', 'retry.backoff,retry.jitter', '--', 'sh', '-c', task])
+    expect((await readFile(log, 'utf8')).trim().split('\n')).toHaveLength(20)
+  })
+
+  it('stops what a task left running, a child in a session of its own (setsid) holding its stderr too', async () => {
+    const tag = `petstore-cleanup-${process.pid}-${Date.now()}`
+    // One child leaves the task's process group and session and keeps its stderr open; one ignores SIGTERM.
+    const task = `node examples/clients/correct.mjs; code=$?; setsid sleep 300 & sh -c 'trap "" TERM; sleep 300' & exit $code`
+    const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', 'sh', '-c', task], { CLEANUP_TAG: tag })
+    expect(code, stdout).toBe(0)
+    expect(stdout).toMatch(/^PASS auth\.bearer: /)
+    expect(await processesWith(`CLEANUP_TAG=${tag}`)).toEqual([])
+  })
+
+  it.each([
+    ['SIGTERM', 143],
+    ['SIGINT', 130],
+  ] as const)('stops every task and what it started when it gets %s, then exits %i', async (signal, exit) => {
+    const tag = `petstore-signal-${process.pid}-${Date.now()}`
+    const started = join(dir, `${tag}.started`)
+    const task = `touch ${JSON.stringify(started)}; setsid sleep 300 & trap "" TERM; sleep 300`
+    const child = spawn(process.execPath, [CLI, 'check-client', '--only', 'auth.bearer', '--', 'sh', '-c', task], {
+      cwd: ROOT,
+      env: { ...process.env, CLEANUP_TAG: tag },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    })
+    let stderr = ''
+    child.stderr.setEncoding('utf8').on('data', (text: string) => {
+      stderr += text
+    })
+    const closed = new Promise<number | null>((done) => child.once('close', (status) => done(status)))
+    await expect
+      .poll(() =>
+        access(started).then(
+          () => true,
+          () => false,
+        ),
+      )
+      .toBe(true)
+    child.kill(signal)
+    expect(await closed).toBe(exit)
+    expect(stderr).toBe(`petstore-mock check-client: stopped by ${signal}, and every task with it.\n`)
+    expect(await processesWith(`CLEANUP_TAG=${tag}`)).toEqual([])
   })
 
   it('fails a client that sends the key in Proxy-Authorization too (the journal keeps only its last 4 characters)', async () => {

@@ -32,7 +32,6 @@ describe('checkClient on the reference clients', () => {
     ['ignoreRetryAfter', ['rate.retry-after-seconds', 'rate.retry-after-date']],
     ['secondsOnly', ['rate.retry-after-date']],
     ['retryPost', ['retry.idempotent-only']],
-    ['noJitter', ['retry.backoff']],
     ['retry401', ['auth.no-retry-401']],
   ]
   it.each(DEFECTS)('flags exactly the defect %s: %j', TIMED, async (defect, checks) => {
@@ -40,6 +39,16 @@ describe('checkClient on the reference clients', () => {
     expect(failedOf(report)).toEqual(checks)
     expect(report.ok).toBe(false)
     expect(() => expect(report).toPassClientChecks()).toThrow(checks[0])
+  })
+})
+
+describe('checkClient on a client without jitter', () => {
+  it('fails retry.jitter alone, a recommended check: the report stays ok and toPassClientChecks passes', TIMED, async () => {
+    const report = await checkClient(tasksWith({ noJitter: true }))
+    expect(failedOf(report)).toEqual(['retry.jitter'])
+    expect(report.checks.find((result) => result.id === 'retry.jitter')?.level).toBe('recommended')
+    expect(report.ok).toBe(true)
+    expect(report).toPassClientChecks()
   })
 })
 

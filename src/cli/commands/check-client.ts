@@ -5,6 +5,7 @@
  * exits 0 when the SDK returned a result and non-zero when it surfaced an error (test/cli/check-client.test.ts).
  */
 import { writeFile } from 'node:fs/promises'
+import { constants } from 'node:os'
 import { COMMANDS, type Command, commandLine, UsageError } from '../parse.js'
 
 const OPTIONS = {
@@ -14,6 +15,8 @@ const OPTIONS = {
   ctrf: { value: 'FILE', help: 'Also write the report as CTRF JSON (https://ctrf.io) to FILE' },
 } as const
 
+const SIGNALS = ['SIGINT', 'SIGTERM', 'SIGHUP'] as const
+
 export const CHECK_CLIENT: Command<typeof OPTIONS> = {
   name: 'petstore-mock check-client',
   options: OPTIONS,
@@ -22,14 +25,15 @@ export const CHECK_CLIENT: Command<typeof OPTIONS> = {
     'Each check runs COMMAND once per task in a world of its own, with PETSTORE_MOCK_URL (the base URL, ending in /v1),',
     'PETSTORE_MOCK_KEY, PETSTORE_MOCK_TASK (list-pets, get-pet or create-pet) and, for get-pet, PETSTORE_MOCK_PET_ID.',
     'COMMAND makes that one call with the SDK under test and exits 0 when it returned a result, non-zero when it',
-    'surfaced an error. Checks: auth.bearer, auth.no-retry-401, errors.no-retry-4xx, rate.retry-after-seconds,',
-    'rate.retry-after-date, rate.stops-before-ban, retry.backoff, retry.idempotent-only, timeout.gives-up,',
-    'lifecycle.after-sunset (docs/check-client.md).',
+    'surfaced an error. Checks of petstore-client-checks/2: auth.bearer, auth.no-retry-401, errors.no-retry-4xx,',
+    'rate.retry-after-seconds, rate.retry-after-date, rate.stops-before-ban, retry.backoff, retry.jitter (recommended),',
+    'retry.idempotent-only, timeout.gives-up, lifecycle.after-sunset (docs/check-client.md). A task is stopped after',
+    '10 s (timeout.gives-up: 40 s), and with it everything it started (found by its PETSTORE_MOCK_RUN_ID).',
     '',
     'Usage: petstore-mock check-client [options] -- COMMAND [ARGS...]',
   ],
   outro: [
-    'Exit 0 when every required check passed or did not apply and one passed at least, 1 when one failed or none passed (the command never reached the mock), 2 on a usage error or a report that cannot be written.',
+    'Exit 0 when no required check failed and the client met one check at least (a recommended check that failed is reported, exit 0), 1 when a required one failed or none passed (the command never reached the mock), 2 on a usage error or a report that cannot be written, 128 + N when stopped by signal N (130 for SIGINT, 143 for SIGTERM), every task stopped first.',
     '',
     'Examples:',
     '  petstore-mock check-client -- node examples/clients/correct.mjs',
@@ -65,9 +69,20 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
     process.stderr.write(`petstore-mock check-client: ${(error as Error).message}\n`)
     return 2
   }
-  const report = await runCard(commandRunner(command), {
+  const runner = commandRunner(command)
+  // Stopped by the terminal or a CI runner: every task, and what each started, is stopped before the card exits.
+  const onSignal = (signal: NodeJS.Signals) => {
+    void runner.stopAll().finally(() => {
+      process.stderr.write(`petstore-mock check-client: stopped by ${signal}, and every task with it.\n`)
+      process.exit(128 + (constants.signals[signal] ?? 0))
+    })
+  }
+  for (const signal of SIGNALS) process.once(signal, onSignal)
+  const report = await runCard(runner, {
     only: cli.only,
     onResult: cli.json ? undefined : (result) => process.stdout.write(`${resultText(result)}\n`),
+  }).finally(() => {
+    for (const signal of SIGNALS) process.off(signal, onSignal)
   })
   if (cli.json) process.stdout.write(`${JSON.stringify(report, null, 2)}\n`)
   else process.stdout.write(summaryText(report))
