@@ -33,7 +33,7 @@ export const CHECK_CLIENT: Command<typeof OPTIONS> = {
     'Usage: petstore-mock check-client [options] -- COMMAND [ARGS...]',
   ],
   outro: [
-    'Exit 0 when no required check failed and the client met one check at least (a recommended check that failed is reported, exit 0), 1 when a required one failed or none passed (the command never reached the mock), 2 on a usage error or a report that cannot be written, 128 + N when stopped by signal N (130 for SIGINT, 143 for SIGTERM), every task stopped first.',
+    'Exit 0 when no required check failed and the client met one check at least (a recommended check that failed is reported, exit 0), 1 when a required one failed or the client met none (the command never reached the mock), 2 on a usage error or a report that cannot be written, 128 + N when stopped by signal N (130 for SIGINT, 143 for SIGTERM), every task stopped first.',
     '',
     'Examples:',
     '  petstore-mock check-client -- node examples/clients/correct.mjs',
