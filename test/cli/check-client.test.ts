@@ -101,10 +101,13 @@ describe('petstore-mock check-client', () => {
     expect(report.results.summary).toMatchObject({ tests: 3, passed: 2, failed: 1, skipped: 0 })
   })
 
+  // The checks judged on real waits (retry.backoff, retry.jitter) are left out: two cards a minute apart on a machine
+  // loaded past its cores need not wait alike, and the two runners are compared here, not the client's timers.
   it('gives the same verdicts as checkClient in-process for the same client', TIMED, async () => {
-    const { stdout } = await runCli(['check-client', '--json', '--', ...client('seconds-only')])
+    const only = CHECKS.map((check) => check.id).filter((id) => id !== 'retry.backoff' && id !== 'retry.jitter')
+    const { stdout } = await runCli(['check-client', '--json', '--only', only.join(','), '--', ...client('seconds-only')])
     const fromCommand = JSON.parse(stdout) as CardReport
-    const inProcess = await checkClient(cardTasks({ defects: { secondsOnly: true } }) as ClientTasks)
+    const inProcess = await checkClient(cardTasks({ defects: { secondsOnly: true } }) as ClientTasks, { only })
     const verdicts = (report: CardReport) => report.checks.map((result) => [result.id, result.status])
     expect(verdicts(fromCommand)).toEqual(verdicts(inProcess))
     expect(fromCommand.checks.find((result) => result.status === 'failed')?.id).toBe('rate.retry-after-date')
