@@ -1,7 +1,8 @@
 /**
  * A vitest reporter for scripts/msw3-lane.mjs: when the run ends, writes what each vitest project ran (files, and
- * tests passed, failed, skipped, and the milliseconds its files took, summed) to the JSON file named by LANE_REPORT, so the lane can print a summary per project
- * and fail on anything vitest counts as a failure (a failed test, a file that did not load, an unhandled error).
+ * tests passed, failed, skipped, and the milliseconds its files took, summed), and each failed test's name and first
+ * error line, to the JSON file named by LANE_REPORT, so the lane can print a summary per project and fail on anything
+ * vitest counts as a failure (a failed test, a file that did not load, an unhandled error).
  *
  *   LANE_REPORT=/tmp/report.json vitest run --reporter=dot --reporter=./scripts/lane-reporter.mjs
  */
@@ -11,6 +12,8 @@ export default class LaneReporter {
   onTestRunEnd(testModules, unhandledErrors, reason) {
     const projects = {}
     const files = []
+    // Named at the end of the summary, so a CI log cut to its last lines still says what failed and why.
+    const failures = []
     for (const testModule of testModules) {
       const name = testModule.project.name || '(root)'
       projects[name] ??= { files: 0, failedFiles: 0, passed: 0, failed: 0, skipped: 0, duration: 0 }
@@ -19,15 +22,34 @@ export default class LaneReporter {
       const duration = Math.round(testModule.diagnostic().duration)
       counts.duration += duration
       files.push({ project: name, file: testModule.relativeModuleId, duration })
-      if (testModule.state() === 'failed') counts.failedFiles++
+      if (testModule.state() === 'failed') {
+        counts.failedFiles++
+        // A file that failed outside its tests (it did not load, or a hook threw) has no failed test to name.
+        const error = testModule.errors?.()[0]
+        if (error)
+          failures.push({
+            project: name,
+            file: testModule.relativeModuleId,
+            test: '(the file)',
+            message: String(error.message ?? '')
+              .split('\n')[0]
+              .slice(0, 300),
+          })
+      }
       for (const test of testModule.children.allTests()) {
         const { state } = test.result()
         if (state === 'passed') counts.passed++
-        else if (state === 'failed') counts.failed++
-        else counts.skipped++
+        else if (state === 'failed') {
+          counts.failed++
+          const message = String(test.result().errors?.[0]?.message ?? '')
+            .split('\n')[0]
+            .slice(0, 300)
+          failures.push({ project: name, file: testModule.relativeModuleId, test: test.fullName, message })
+        } else counts.skipped++
       }
     }
     const file = process.env['LANE_REPORT']
-    if (file) writeFileSync(file, `${JSON.stringify({ reason, unhandledErrors: unhandledErrors.length, projects, files }, null, 2)}\n`)
+    if (file)
+      writeFileSync(file, `${JSON.stringify({ reason, unhandledErrors: unhandledErrors.length, projects, files, failures }, null, 2)}\n`)
   }
 }

@@ -225,6 +225,7 @@ async function main() {
       `| ${s.label} | ${cell(s.files)} | ${cell(s.passed)} | ${cell(s.failed)} | ${cell(s.skipped)} | ${s.time} | ${s.ok ? 'pass' : 'FAIL'} |\n`,
     )
   }
+  for (const f of result.failures ?? []) process.stdout.write(`FAILED ${f.file} > ${f.test}: ${f.message}\n`)
   if (!values.all && !values['runtime-checks'])
     process.stdout.write('Only the conformance suite in-process ran: --runtime-checks or --all run more.\n')
   return ok

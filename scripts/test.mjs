@@ -68,7 +68,7 @@ function summary() {
   lines.push('| Step | Time | Result |', '|---|---:|---|')
   for (const row of rows) lines.push(`| ${row.label} | ${seconds(row.time)} | ${row.ok ? 'pass' : 'FAIL'} |`)
   if (existsSync(VITEST_REPORT)) {
-    const { projects, files } = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'))
+    const { projects, files, failures } = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'))
     lines.push('', 'vitest projects on this Node (time: the sum of their files, which run side by side):')
     lines.push('| Project | Files | Passed | Failed | Skipped | Time |', '|---|---:|---:|---:|---:|---:|')
     const total = { passed: 0, failed: 0, skipped: 0 }
@@ -78,6 +78,7 @@ function summary() {
     }
     const slowest = (files ?? []).sort((a, b) => b.duration - a.duration).slice(0, 8)
     if (slowest.length > 0) lines.push('', `slowest files: ${slowest.map((f) => `${f.file} ${seconds(f.duration)}`).join(', ')}`)
+    for (const f of failures ?? []) lines.push(`FAILED ${f.file} > ${f.test}: ${f.message}`)
     // The plain closing line a CI reader looks for.
     lines.push('', `vitest: ${total.passed} passed, ${total.failed} failed, ${total.skipped} skipped`)
   }
