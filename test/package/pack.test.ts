@@ -118,51 +118,72 @@ it('stops cleanly on SIGTERM when started with npx', async () => {
   expect(stdout()).toContain('petstore-mock: SIGTERM, finishing in-flight requests')
 })
 
-let nodeCheck: Promise<void> | undefined
-/** Writes a strict NodeNext TypeScript file that imports petstore-mock/node and compiles it, once for both tests. */
-const compileNodeCheck = (): Promise<void> => {
-  nodeCheck ??= writeAndCompileNodeCheck()
-  return nodeCheck
+/** The user's file of the core, the http server and petstore-mock/node, for the project's msw. */
+const nodeCheck = () =>
+  [
+    "import { createPetStore, type Pet } from 'petstore-mock'",
+    "import { petStoreMiddleware } from 'petstore-mock/http'",
+    "import { setupPetStoreServer } from 'petstore-mock/node'",
+    '',
+    'const middleware = petStoreMiddleware(createPetStore({ seed: 2 }))',
+    'const { server, petStore } = setupPetStoreServer({ seed: 1 })',
+    // msw 3 renamed the option (decisions/008); each major's types refuse the other's name.
+    `server.listen({ ${mswMajor(project) >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest'}: 'error' })`,
+    "const response = await fetch('https://api.petstore.test/v1/pets?limit=5', { headers: { Authorization: 'Bearer test-pro' } })",
+    'const pets = (await response.json()) as Pet[]',
+    "await petStore.pets.create({ id: 1000, name: 'Rex', categoryId: 2, status: 'sold' })",
+    "const journal = petStore.journal.find({ method: 'GET', path: '/v1/pets' })",
+    "console.log(JSON.stringify({ status: response.status, limit: response.headers.get('x-ratelimit-limit'), pets: pets.length, journal: journal.length, middleware: typeof middleware }))",
+    'server.close()',
+    '',
+  ].join('\n')
+
+let userProgram: Promise<string> | undefined
+/**
+ * What a user's strict NodeNext project gets: node-check.ts (the core, the http server, petstore-mock/node), and the
+ * vitest and Jest matcher checks, compiled as ONE program with the package's declarations checked (skipLibCheck off),
+ * the way one project holds all three. One program, not three: the declarations of msw, vitest and Jest are checked
+ * once instead of three times (the costliest step of this file on the main lane's TypeScript 5.9). None of the three
+ * can pass for another: the matchers' checks each import their own augmentation, and node-check uses no matcher.
+ * Emits to out/ (the next test runs out/node-check.js). Resolves with the compiler's output (empty when clean).
+ */
+const compileUserProgram = (): Promise<string> => {
+  userProgram ??= (async () => {
+    await writeFile(join(project, 'node-check.ts'), nodeCheck())
+    await writeFile(join(project, 'vitest-check.ts'), VITEST_CHECK)
+    await writeFile(join(project, 'jest-check.ts'), JEST_CHECK)
+    await writeFile(
+      join(project, 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { ...STRICT, outDir: 'out' }, files: ['node-check.ts', 'vitest-check.ts', 'jest-check.ts'] }),
+    )
+    try {
+      const { stdout } = await run(process.execPath, [TSC, '-p', 'tsconfig.json'], { cwd: project, timeout: 180_000 })
+      return stdout
+    } catch (error) {
+      const { stdout, stderr } = error as { stdout?: string; stderr?: string }
+      return `${stdout ?? ''}${stderr ?? ''}`
+    }
+  })()
+  return userProgram
 }
 
-async function writeAndCompileNodeCheck(): Promise<void> {
-  await writeFile(
-    join(project, 'tsconfig.json'),
-    JSON.stringify({
-      compilerOptions: { ...STRICT, outDir: 'out' },
-      files: ['node-check.ts'],
-    }),
-  )
-  await writeFile(
-    join(project, 'node-check.ts'),
-    [
-      "import { createPetStore, type Pet } from 'petstore-mock'",
-      "import { petStoreMiddleware } from 'petstore-mock/http'",
-      "import { setupPetStoreServer } from 'petstore-mock/node'",
-      '',
-      'const middleware = petStoreMiddleware(createPetStore({ seed: 2 }))',
-      'const { server, petStore } = setupPetStoreServer({ seed: 1 })',
-      // msw 3 renamed the option (decisions/008); each major's types refuse the other's name.
-      `server.listen({ ${mswMajor(project) >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest'}: 'error' })`,
-      "const response = await fetch('https://api.petstore.test/v1/pets?limit=5', { headers: { Authorization: 'Bearer test-pro' } })",
-      'const pets = (await response.json()) as Pet[]',
-      "await petStore.pets.create({ id: 1000, name: 'Rex', categoryId: 2, status: 'sold' })",
-      "const journal = petStore.journal.find({ method: 'GET', path: '/v1/pets' })",
-      "console.log(JSON.stringify({ status: response.status, limit: response.headers.get('x-ratelimit-limit'), pets: pets.length, journal: journal.length, middleware: typeof middleware }))",
-      'server.close()',
-      '',
-    ].join('\n'),
-  )
-  await sh(process.execPath, [TSC, '-p', 'tsconfig.json'])
+/** The errors of the user program in `file`, and those in any declaration file (each check needs them clean). */
+async function userProgramErrors(file: string): Promise<string[]> {
+  const ours = ['node-check.ts', 'vitest-check.ts', 'jest-check.ts']
+  const output = await compileUserProgram()
+  const errors = output.split('\n').filter((line) => /error TS\d+/.test(line))
+  // A compiler that failed without a TS error (it crashed, or was killed at the ceiling) fails every check.
+  if (output !== '' && errors.length === 0) return [output]
+  return errors.filter((line) => line.startsWith(file) || !ours.some((name) => line.startsWith(name)))
 }
 
 it('type-checks a strict NodeNext TypeScript file that imports petstore-mock/node', async () => {
-  // sh rejects with the compiler's output on any error.
-  await compileNodeCheck()
+  expect(await userProgramErrors('node-check.ts')).toEqual([])
 })
 
 it('runs a file that imports petstore-mock/node through setupServer', async () => {
-  await compileNodeCheck()
+  // Emitted even when a check above found an error: this test says whether it runs.
+  await compileUserProgram()
   const { stdout } = await sh(process.execPath, ['out/node-check.js'])
   expect(JSON.parse(stdout)).toEqual({ status: 200, limit: '300', pets: 5, journal: 1, middleware: 'function' })
 })
@@ -308,13 +329,11 @@ const JEST_CHECK = [
 ].join('\n')
 
 it('type-checks expect(petStore).toHaveNoRetryViolations() with the project vitest (4; 5 in the Node 24 lane)', async () => {
-  const vitest = await typeCheck('vitest-check.ts', VITEST_CHECK)
-  expect(vitest).toEqual({ ok: true, output: '' })
+  expect(await userProgramErrors('vitest-check.ts')).toEqual([])
 })
 
 it('type-checks expect(petStore).toHaveNoRetryViolations() with Jest', async () => {
-  const jest = await typeCheck('jest-check.ts', JEST_CHECK)
-  expect(jest).toEqual({ ok: true, output: '' })
+  expect(await userProgramErrors('jest-check.ts')).toEqual([])
 })
 
 it('does not type-check expect(petStore).toHaveNoRetryViolations() without the augmentation', async () => {
@@ -333,8 +352,9 @@ it("refuses a matcher that does not exist: vitest's Assertion is not `any`", asy
   expect(unknown.output).toContain("error TS2339: Property 'toHaveNoSuchMatcher' does not exist")
 })
 
-// Last: it installs vitest 3.2 over the project's vitest in the temporary project.
-it('type-checks the vitest matchers with vitest 3.2 too', async () => {
+// Last: it installs vitest 3.2 over the project's vitest in the temporary project. The oldest vitest we support is
+// the main lane's to check (it keeps the oldest of each tool); the Node 24 lane brings today's (PETSTORE_CONSUMER_VITEST).
+it.skipIf(process.env['PETSTORE_CONSUMER_VITEST'] !== undefined)('type-checks the vitest matchers with vitest 3.2 too', async () => {
   await sh('npm', ['install', '--no-audit', '--no-fund', '--loglevel=error', 'vitest@3.2'])
   const installed = JSON.parse(await readFile(join(project, 'node_modules', 'vitest', 'package.json'), 'utf8')) as { version: string }
   expect(installed.version).toMatch(/^3\.2\./)
