@@ -30,8 +30,8 @@
  * talks to a port no server of its own listens on gets `petstore-mock --port <free>` (seed 1) there; both are stopped
  * by their process group's id when the block ends. `curl` gets `-sS --max-time 10` and reports each answer's status:
  * a status other than 2xx, 3xx, 401 or 429 (or no answer) fails the block; `curl -N` (a stream) is cut after 2 s. An
- * `npm i` installs into a new empty project, with the packed tarball for `petstore-mock`. A comment at the end of a
- * command is dropped (the commands above are wrapped).
+ * `npm i` installs into a new empty project, with the packed tarball for `petstore-mock` (the same command in a later
+ * block finds that project). A comment at the end of a command is dropped (the commands above are wrapped).
  *
  * The wall clock of every process a block starts runs 1,000 times faster than real time (./fast-clock.mjs, through
  * NODE_OPTIONS; the Node 24 lane sets PETSTORE_DOCS_CLOCK_SPEED=1 and runs them on real time): an example that counts
@@ -290,6 +290,12 @@ const CURL = `curl() { command curl -sS --max-time 10 -w '%{stderr}@@status %{ht
 const acceptedStatus = (status: number) => (status >= 200 && status < 400) || status === 401 || status === 429
 
 let installs = 0
+/**
+ * The project each install command made, by its text: the same command again (README.md's install is repeated in
+ * docs/in-process.md and docs/browser.md) is the same install, so it is checked once and the later blocks find its
+ * project, instead of three installs of the same packages (about 15 s of this file's time on two cores).
+ */
+const installed = new Map<string, string>()
 
 /** Runs a shell block (the header comment has the rules). */
 async function runShell(block: Block): Promise<void> {
@@ -332,10 +338,15 @@ async function runShell(block: Block): Promise<void> {
       command = command.replace(/\s+#(?:\s.*)?$/, '')
       if (/^npm (i|install) /.test(command)) {
         // A user's install, into a new empty project, with the packed tarball for petstore-mock.
-        const dir = join(consumer.workDir, `install-${++installs}`)
-        await mkdir(dir)
-        await writeFile(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n')
-        command = `(cd ${dir} && ${command.replace(/(\s)petstore-mock(\s|$)/, `$1${consumer.tarball}$2`)} && test -f node_modules/petstore-mock/package.json)`
+        const earlier = installed.get(command)
+        const dir = earlier ?? join(consumer.workDir, `install-${++installs}`)
+        const check = `test -f ${dir}/node_modules/petstore-mock/package.json`
+        if (earlier === undefined) {
+          installed.set(command, dir)
+          await mkdir(dir)
+          await writeFile(join(dir, 'package.json'), '{ "private": true, "type": "module" }\n')
+          command = `(cd ${dir} && ${command.replace(/(\s)petstore-mock(\s|$)/, `$1${consumer.tarball}$2`)} && ${check})`
+        } else command = check
       }
       if (/curl -N/.test(command)) command = `${command.replace('curl -N', 'curl -N --max-time 2')} || [ $? -eq 28 ]`
       const background = /&\s*$/.test(command)
