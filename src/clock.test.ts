@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest'
-import { createClock, MAX_TIME } from './clock.js'
+import { createClock, EARLIEST_TIME, LATEST_TIME, MAX_TIME } from './clock.js'
 
 describe('createClock', () => {
   it('runs on real time by default', () => {
@@ -78,13 +78,39 @@ describe('createClock', () => {
     clock.useRealTime()
     expect(clock.now()).toBe(2_000)
   })
-  it("stops a running clock at the end of a Date's range instead of running past it", () => {
+  it('stops a running clock at the end of its range instead of running past it', () => {
     let real = 0
     const clock = createClock(() => real)
-    clock.set(MAX_TIME - 100, { running: true })
+    clock.set('9999-12-31T23:59:59.900Z', { running: true })
     real += 1_000
-    expect(clock.now()).toBe(MAX_TIME)
-    expect(new Date(clock.now()).toISOString()).toBe('+275760-09-13T00:00:00.000Z')
+    expect(clock.now()).toBe(LATEST_TIME)
+    expect(new Date(clock.now()).toISOString()).toBe('9999-12-31T23:59:59.999Z')
+    // A day past it is still a Date, so a window's end or a ban's end can be printed.
+    expect(new Date(clock.now() + 86_400_000).toISOString()).toBe('+010000-01-01T23:59:59.999Z')
+  })
+
+  it("refuses a moment outside its range, naming the range: a Date's own ends and the time before the epoch", () => {
+    const clock = createClock()
+    clock.set('2026-06-01T12:00:00Z')
+    for (const moment of ['+275760-09-13T00:00:00Z', '-271821-04-20T00:00:00Z', '1969-12-31T23:59:59Z', MAX_TIME, LATEST_TIME + 1]) {
+      expect(() => clock.set(moment)).toThrow(/outside the clock's range, 1970-01-01T00:00:00Z to 9999-12-31T23:59:59\.999Z/)
+    }
+    expect(() => clock.advance(MAX_TIME)).toThrow(/outside its range, 1970-01-01T00:00:00Z to 9999-12-31T23:59:59\.999Z/)
+    expect(() => clock.advance(-Date.parse('2026-06-02T00:00:00Z'))).toThrow(/outside its range/)
+    // Nothing refused moved it; both ends themselves are taken.
+    expect(new Date(clock.now()).toISOString()).toBe('2026-06-01T12:00:00.000Z')
+    clock.set(EARLIEST_TIME)
+    expect(clock.now()).toBe(0)
+    clock.set('9999-12-31T23:59:59.999Z')
+    expect(clock.now()).toBe(LATEST_TIME)
+  })
+
+  it('reads a restored setting outside its range at the nearest end', () => {
+    const clock = createClock(() => 0)
+    clock.restore({ frozenAt: MAX_TIME, offset: 0 })
+    expect(clock.now()).toBe(LATEST_TIME)
+    clock.restore({ frozenAt: -MAX_TIME, offset: 0 })
+    expect(clock.now()).toBe(EARLIEST_TIME)
   })
 
   it('refuses an invalid moment with a message naming the fix', () => {

@@ -38,13 +38,30 @@ export interface ClockState {
 
 /** The largest time a `Date` can hold (±100,000,000 days from the epoch). */
 export const MAX_TIME = 8.64e15
+/**
+ * The moments a world's clock takes: the epoch to the last millisecond of year 9999 (docs/spec-decisions.md row 66).
+ * Every reader prints them: a journal entry's ISO 8601 time, a window's end or a ban's end a day later, `Retry-After`
+ * and `X-RateLimit-Reset`. At a Date's own ends the moment a day later is no Date (the journal, the HAR and the keys
+ * answered 500), and before the epoch every key's first use lies in its future (each one banned).
+ */
+export const EARLIEST_TIME = 0
+export const LATEST_TIME = Date.UTC(9999, 11, 31, 23, 59, 59, 999)
+/** The range in words, for the errors that refuse a moment outside it. */
+export const CLOCK_RANGE = '1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z'
 
-/** Turns a moment into ms since the epoch, with a clear error for a bad one. */
+const inRange = (ms: number) => ms >= EARLIEST_TIME && ms <= LATEST_TIME
+
+/** Turns a moment into ms since the epoch, with a clear error for a bad one or one outside the clock's range. */
 export function toEpochMs(moment: Moment): number {
   const ms = moment instanceof Date ? moment.getTime() : typeof moment === 'number' ? moment : Date.parse(moment)
-  if (!Number.isFinite(ms) || Math.abs(ms) > MAX_TIME) {
+  if (!Number.isFinite(ms)) {
     throw new TypeError(
       `[petstore-mock] Invalid time ${JSON.stringify(String(moment))}: use a Date, milliseconds since the epoch or an ISO 8601 string such as "2026-06-01T12:00:00Z".`,
+    )
+  }
+  if (!inRange(ms)) {
+    throw new TypeError(
+      `[petstore-mock] Time ${JSON.stringify(String(moment))} is outside the clock's range, ${CLOCK_RANGE}: pick a moment within it, such as "2026-06-01T12:00:00Z".`,
     )
   }
   return ms
@@ -84,9 +101,9 @@ export function createClock(realNow: () => number = Date.now, options: ClockOpti
     for (const listener of [...listeners]) listener()
   }
   return {
-    // A running clock set near the end of a Date's range stops there, so every moment it gives is one a Date can hold (a
-    // journal entry's time, a ban's end: src/clock.test.ts).
-    now: () => frozenAt ?? Math.max(-MAX_TIME, Math.min(MAX_TIME, paced() + offset)),
+    // A running clock set near the end of its range stops there, and a setting restored from elsewhere is read within
+    // it, so every moment it gives is one every reader can print (src/clock.test.ts).
+    now: () => Math.max(EARLIEST_TIME, Math.min(LATEST_TIME, frozenAt ?? paced() + offset)),
     set(moment, options) {
       const ms = toEpochMs(moment)
       if (options?.running) {
@@ -99,8 +116,10 @@ export function createClock(realNow: () => number = Date.now, options: ClockOpti
       if (!Number.isFinite(ms))
         throw new TypeError(`[petstore-mock] clock.advance() needs a finite number of milliseconds, got ${String(ms)}.`)
       const next = (frozenAt ?? paced() + offset) + ms
-      if (Math.abs(next) > MAX_TIME)
-        throw new TypeError(`[petstore-mock] clock.advance(${ms}) would move the clock past the range of a Date.`)
+      if (!inRange(next))
+        throw new TypeError(
+          `[petstore-mock] clock.advance(${ms}) would move the clock outside its range, ${CLOCK_RANGE}: advance it by less.`,
+        )
       if (frozenAt === undefined) offset += ms
       else frozenAt += ms
       changed()

@@ -334,6 +334,34 @@ describe('admin API', () => {
     return { url, post, set }
   }
 
+  it("refuses a moment outside the clock's range with 400 naming it, and every admin read answers at both ends", async () => {
+    const { url, post } = await clockSetToNoon()
+    for (const body of [
+      { set: '+275760-09-13T00:00:00Z' },
+      { set: '-271821-04-20T00:00:00Z' },
+      { set: '1969-12-31T23:59:59Z' },
+      { set: 8.64e15 },
+      { advanceSeconds: 8.64e12 },
+    ]) {
+      const refused = await post(body)
+      expect(refused.status).toBe(400)
+      const error = (await refused.json()) as { code: string; message: string; status: number }
+      expect(error).toMatchObject({ code: 'invalid_admin_request', status: 400 })
+      expect(error.message).toContain('1970-01-01T00:00:00Z to 9999-12-31T23:59:59.999Z')
+    }
+    expect(await (await fetch(`${url}/__mock/clock`)).json()).toMatchObject({ now: '2026-06-01T12:00:00.000Z' })
+    const reads = ['/__mock/keys', '/__mock/requests', '/__mock/requests.har', '/__mock/state', '/__mock/timeline', '/__mock/coverage']
+    for (const set of ['9999-12-31T23:59:59.999Z', '1970-01-01T00:00:00Z']) {
+      expect((await post({ set })).status).toBe(200)
+      // A request at that moment, so the journal, the HAR and the keys have an entry, a window and a reset to print.
+      const api = await fetch(`${url}/v1/pets?limit=1`, { headers: { Authorization: 'Bearer test-free' } })
+      expect(api.status).toBe(200)
+      for (const path of reads) expect([path, (await fetch(`${url}${path}`)).status]).toEqual([path, 200])
+    }
+    expect((await post({ real: true })).status).toBe(200)
+    for (const path of reads) expect([path, (await fetch(`${url}${path}`)).status]).toEqual([path, 200])
+  })
+
   it('freezes the clock at the time set with POST /__mock/clock', async () => {
     const { url, set } = await clockSetToNoon()
     expect(set.status).toBe(200)
