@@ -122,6 +122,24 @@ describe('state file of the server', () => {
     await expect(server.listen()).rejects.toThrow(file)
     expect(server.server.listening).toBe(false)
   })
+
+  it('refuses a lock that is a link, leaving the file it points to as it was; takes over a stale plain lock', async () => {
+    const victim = join(dir, 'victim.txt')
+    await writeFile(victim, 'not yours\n')
+    await symlink(victim, `${file}.lock`)
+    const { createPetStoreServer } = await import('../../src/server/http-server.js')
+    const linked = createPetStoreServer({ host: '127.0.0.1', port: 0, log: 'silent', stateFile: file })
+    await expect(linked.listen()).rejects.toThrow(`The lock ${file}.lock of the state file is not a plain file`)
+    expect(linked.server.listening).toBe(false)
+    expect(await readFile(victim, 'utf8')).toBe('not yours\n')
+    expect((await lstat(`${file}.lock`)).isSymbolicLink()).toBe(true)
+    // A crash's lock (a pid no process has) is a plain file: taken over, now holding this process's pid.
+    await rm(`${file}.lock`)
+    await writeFile(`${file}.lock`, '2147483646\n')
+    const { server } = await startServer({ stateFile: file })
+    expect(server.server.listening).toBe(true)
+    expect((await readFile(`${file}.lock`, 'utf8')).trim()).toBe(String(process.pid))
+  })
 })
 
 describe('state file of the CLI', () => {

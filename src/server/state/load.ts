@@ -5,7 +5,7 @@
  * fix. What a crash can leave is cleaned up with a one-line notice: temporary files of a snapshot rewrite cut short,
  * and a torn last line of the log, a write cut short whose change was never acknowledged (decision 014).
  */
-import { existsSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
+import { existsSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { readlink } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
 import { PetRecordSchema } from '../../schemas.js'
@@ -109,16 +109,25 @@ function alive(pid: number): boolean {
  */
 function lockState(target: string): () => void {
   const lock = `${target}.lock`
+  // 'wx' (O_CREAT | O_EXCL) never follows a link at the lock's path: it fails with EEXIST instead.
   try {
     writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' })
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error
+    // A link (or anything but a file) where the lock goes is refused, not read and not written through: writing the pid
+    // through a link would overwrite the file it points to (test/cli/state-file.test.ts).
+    if (!lstatSync(lock).isFile())
+      throw new StateFileError(
+        `[petstore-mock] The lock ${lock} of the state file is not a plain file (a link or a folder): petstore-mock writes its pid only into a file of its own. Remove ${lock}, then start again.`,
+      )
     const pid = Number.parseInt(readFileSync(lock, 'utf8'), 10)
     if (Number.isSafeInteger(pid) && pid > 0 && pid !== process.pid && alive(pid))
       throw new StateFileError(
         `[petstore-mock] Another process (pid ${pid}) is using the state file ${target}: two servers writing one file would give out the same ids and break its log. Stop it, or give this server another --state-file (if pid ${pid} is no petstore-mock, remove ${lock}).`,
       )
-    writeFileSync(lock, `${process.pid}\n`)
+    // A crash's lock: taken over by a new file of this process (removed, then created exclusively again).
+    unlinkSync(lock)
+    writeFileSync(lock, `${process.pid}\n`, { flag: 'wx' })
   }
   return () => {
     try {
