@@ -83,16 +83,43 @@ function toAdmin(exchange: ServerExchange, parts: RouterParts): void {
 }
 
 /**
- * RFC 9112 section 3.2: a server MUST answer an HTTP/1.1 request without Host with 400 (before anything else); here with
- * the Error body, where node's own answer has none. Answers it and says so.
+ * RFC 9112 section 3.2: a server MUST answer 400 to an HTTP/1.1 request without Host and to any request with more than
+ * one Host line (before anything else); here with the Error body, where node's own answer has none (node keeps the
+ * first Host in `req.headers`, every line in `rawHeaders`). A request whose absolute-form target (section 3.2.2) names
+ * another authority than its Host is refused too: the admin API's loopback rule reads the Host (spec decision 67).
+ * Answers it and says so.
  */
-function refusedWithoutHost(exchange: ServerExchange, { delivery, log }: Pick<RouterParts, 'delivery' | 'log'>): boolean {
-  const { req } = exchange
-  if (req.headers.host !== undefined || req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return false
+function refusedHost(exchange: ServerExchange, { delivery, log }: Pick<RouterParts, 'delivery' | 'log'>): boolean {
+  const message = hostProblem(exchange.req)
+  if (message === undefined) return false
   exchange.closeAfter = true
-  delivery.write(exchange, problem('bad_request', 'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2).'))
+  delivery.write(exchange, problem('bad_request', message))
   log.line(exchange, 400)
   return true
+}
+
+function hostProblem(req: IncomingMessage): string | undefined {
+  let lines = 0
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]?.toLowerCase() === 'host') lines++
+  if (lines > 1) return `A request carries one Host header (RFC 9112, section 3.2); this one has ${lines}.`
+  const host = req.headers.host
+  if (host === undefined) {
+    if (req.httpVersionMajor !== 1 || req.httpVersionMinor < 1) return undefined
+    return 'An HTTP/1.1 request needs a Host header (RFC 9112, section 3.2).'
+  }
+  const target = req.url ?? ''
+  if (target.startsWith('/') || target === '*') return undefined
+  // Both read as a URL's authority, so `127.0.0.1:80` and `http://127.0.0.1/` name the same one.
+  const authorityOf = (text: string) => {
+    try {
+      return new URL(text).host
+    } catch {
+      return undefined
+    }
+  }
+  const authority = authorityOf(target)
+  if (authority === undefined || authority === authorityOf(`http://${host}`)) return undefined
+  return `The request's target names ${JSON.stringify(authority)} and its Host header ${JSON.stringify(host)}: send the path alone (GET /v1/pets) with Host, or one authority in both (RFC 9112, section 3.2.2).`
 }
 
 /** The router: the server's `request` handler, and its `checkContinue` handler (`Expect: 100-continue`). */
@@ -162,7 +189,7 @@ export function createRequestRouter(parts: RouterParts): RequestRouter {
   const start = (req: IncomingMessage, res: ServerResponse, expectsContinue: boolean): void => {
     const exchange = newExchange(req, res, parts, sessions.main)
     try {
-      if (refusedWithoutHost(exchange, parts)) return
+      if (refusedHost(exchange, parts)) return
       // RFC 9110 section 10.1.1: a final status instead of 100 Continue for a body that would be refused; it was never
       // asked for, so the connection closes after the answer (test/http/expect-continue-too-large.test.ts).
       const refused = expectsContinue && tooLargeToContinue(req, exchange.path, maxBodyBytes)

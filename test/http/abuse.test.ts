@@ -218,6 +218,31 @@ describe('HTTP hygiene', () => {
     expect(errorOf(received)).toMatchObject({ code: 'bad_request', status: 400 })
   })
 
+  it('answers 400 bad_request to two Host lines, and to an absolute-form target naming another authority (RFC 9112, 3.2)', async () => {
+    const { url } = await startServer()
+    const here = new URL(url).host
+    for (const text of [
+      `GET /__mock/state HTTP/1.1\r\nHost: ${here}\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+      `GET /__mock/state HTTP/1.1\r\nHost: evil.example\r\nHost: ${here}\r\nConnection: close\r\n\r\n`,
+      `GET /v1/pets HTTP/1.1\r\nHost: ${here}\r\nhost: ${here}\r\nAuthorization: Bearer test-pro\r\nConnection: close\r\n\r\n`,
+      `GET http://evil.example/__mock/state HTTP/1.1\r\nHost: ${here}\r\nConnection: close\r\n\r\n`,
+      `GET http://${here}/__mock/state HTTP/1.1\r\nHost: evil.example\r\nConnection: close\r\n\r\n`,
+    ]) {
+      const received = await rawExchange(url, text)
+      expect(received).toMatch(/^HTTP\/1\.1 400 /)
+      expect(errorOf(received)).toMatchObject({ code: 'bad_request', status: 400 })
+      expect(received).not.toContain('"sessions"')
+    }
+    // One authority in both, or the path alone: answered as ever.
+    const same = await rawExchange(url, `GET http://${here}/__mock/clock HTTP/1.1\r\nHost: ${here}\r\nConnection: close\r\n\r\n`)
+    expect(same).toMatch(/^HTTP\/1\.1 200 /)
+    const api = await rawExchange(
+      url,
+      `GET /v1/pets?limit=1 HTTP/1.1\r\nHost: ${here}\r\nAuthorization: Bearer test-pro\r\nConnection: close\r\n\r\n`,
+    )
+    expect(api).toMatch(/^HTTP\/1\.1 200 /)
+  })
+
   it('answers CONNECT 400 bad_request with the Error body instead of closing the connection silently', async () => {
     const { url } = await startServer()
     const received = await rawExchange(url, 'CONNECT /v1/pets HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n')
