@@ -1,10 +1,13 @@
 /** Scenarios, user scenario folders and fixtures from the command line (docs/scenarios.md). */
-import { mkdtemp, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
-import { afterEach, beforeAll, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
 import { writeFixtures } from '../../src/server/files.js'
 import { auth, ensureBuilt, killClis, runCli, startCli } from '../http/support.js'
+import { tempDirs } from '../support/temp-dirs.js'
+
+const temp = tempDirs()
+afterAll(temp.remove)
 
 beforeAll(ensureBuilt, 120_000)
 afterEach(killClis)
@@ -38,7 +41,7 @@ describe('--scenario', () => {
 
 describe('--scenarios DIR', () => {
   it("adds the folder's scenarios to the shipped ones", async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'scenarios-'))
+    const dir = await temp.make('scenarios-')
     await writeFile(join(dir, 'two-pets.json'), JSON.stringify({ name: 'two-pets', description: 'Two pets', data: { pets: 2 } }))
     const cli = await startCli(['--port', '0', '--log', 'silent', '--scenarios', dir, '--scenario', 'two-pets'])
     expect(await (await fetch(`${cli.url}/v1/pets`, { headers: auth('test-free') })).json()).toHaveLength(2)
@@ -47,7 +50,7 @@ describe('--scenarios DIR', () => {
   })
 
   it('refuses an invalid file with exit code 2, naming the file, the field, the fix', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'scenarios-'))
+    const dir = await temp.make('scenarios-')
     const file = join(dir, 'bad.json')
     await writeFile(file, JSON.stringify({ name: 'bad', description: 'x', faults: [{ fault: { type: 'network-error' } }] }))
     const { code, stderr } = await runCli(['--scenarios', dir])
@@ -56,7 +59,7 @@ describe('--scenarios DIR', () => {
   })
 
   it('refuses a file that is not JSON, naming it', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'scenarios-'))
+    const dir = await temp.make('scenarios-')
     await writeFile(join(dir, 'broken.json'), '{ "name": ')
     const { code, stderr } = await runCli(['--scenarios', dir])
     expect(code).toBe(2)
@@ -66,7 +69,7 @@ describe('--scenarios DIR', () => {
 
 describe('--fixtures DIR', () => {
   it('serves the fixtures that npm run fixtures wrote', async () => {
-    const dir = await mkdtemp(join(tmpdir(), 'fixtures-'))
+    const dir = await temp.make('fixtures-')
     await writeFixtures({ seed: 42, pets: 200, out: dir })
     const cli = await startCli(['--port', '0', '--log', 'silent', '--fixtures', dir])
     expect((await fetch(`${cli.url}/v1/pets/200`, { headers: auth('test-pro') })).status).toBe(200)

@@ -1,15 +1,18 @@
 /** Seeded faults, fault scoping and scenario selection (docs/scenarios.md). */
-import { mkdtemp, readFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
+import { readFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { setupServer } from 'msw/node'
-import { afterEach, describe, expect, it } from 'vitest'
+import { afterAll, afterEach, describe, expect, it } from 'vitest'
 import { createPetStore, type PetStoreOptions } from '../../src/index.js'
 import { toHar } from '../../src/journal/har.js'
 import { scenarioJsonSchema } from '../../src/scenarios/json-schema.js'
 import { writeFixtures } from '../../src/server/files.js'
 import { createPetStoreServer, type PetStoreServer } from '../../src/server/http-server.js'
 import { runScenarioChecks, worldTarget } from '../support/scenario-checks.js'
+import { tempDirs } from '../support/temp-dirs.js'
+
+const temp = tempDirs()
+afterAll(temp.remove)
 
 const auth = { authorization: 'Bearer test-enterprise' }
 const scenario = (faults: unknown[], extra: object = {}) => ({ name: 'custom', description: 'a test scenario', faults, ...extra })
@@ -262,7 +265,7 @@ describe('files', () => {
 
   /** Writes fixtures of 200 pets for each seed, each into its own folder, and reads each file back. */
   const fixturesOf = async (...seeds: number[]) => {
-    const dir = await mkdtemp(join(tmpdir(), 'fixtures-'))
+    const dir = await temp.make('fixtures-')
     const files = []
     for (const [i, seed] of seeds.entries()) {
       const [file] = await writeFixtures({ seed, pets: 200, out: join(dir, String(i)) })

@@ -2,10 +2,10 @@
  * `--state-file` writes the creates of an event-loop turn in one write (and one fsync with `--fsync`), just before the
  * server sends the answers it held through the turn (decisions/015-answers-of-a-turn-together.md).
  */
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, writeFileSync, writeSync } from 'node:fs'
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it } from 'vitest'
 import { parseJson } from '../../core/json.js'
 import { StaleSnapshotError, type SteppedSnapshot } from '../../snapshot.js'
 import { createWorld } from '../../world/create-world.js'
@@ -15,7 +15,16 @@ import { openStateLog, readStateLog } from './log.js'
 import { createStateSaver } from './saver.js'
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))
-const dir = (): string => mkdtempSync(join(tmpdir(), 'petstore-state-saver-'))
+/** The temporary folders this file made, removed when it ends. */
+const made: string[] = []
+const dir = (): string => {
+  const folder = mkdtempSync(join(tmpdir(), 'petstore-state-saver-'))
+  made.push(folder)
+  return folder
+}
+afterAll(() => {
+  for (const folder of made) rmSync(folder, { recursive: true, force: true })
+})
 const lines = (file: string): { seq: bigint | number; session: string }[] =>
   readFileSync(file, 'utf8')
     .split('\n')
