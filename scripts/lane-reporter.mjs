@@ -8,6 +8,12 @@
  */
 import { writeFileSync } from 'node:fs'
 
+/** The first line of an error's message, at most 300 characters: enough to tell one failure from another. */
+const firstLine = (error) =>
+  String(error?.message ?? '')
+    .split('\n')[0]
+    .slice(0, 300)
+
 export default class LaneReporter {
   onTestRunEnd(testModules, unhandledErrors, reason) {
     const projects = {}
@@ -26,25 +32,19 @@ export default class LaneReporter {
         counts.failedFiles++
         // A file that failed outside its tests (it did not load, or a hook threw) has no failed test to name.
         const error = testModule.errors?.()[0]
-        if (error)
-          failures.push({
-            project: name,
-            file: testModule.relativeModuleId,
-            test: '(the file)',
-            message: String(error.message ?? '')
-              .split('\n')[0]
-              .slice(0, 300),
-          })
+        if (error) failures.push({ project: name, file: testModule.relativeModuleId, test: '(the file)', message: firstLine(error) })
       }
       for (const test of testModule.children.allTests()) {
         const { state } = test.result()
         if (state === 'passed') counts.passed++
         else if (state === 'failed') {
           counts.failed++
-          const message = String(test.result().errors?.[0]?.message ?? '')
-            .split('\n')[0]
-            .slice(0, 300)
-          failures.push({ project: name, file: testModule.relativeModuleId, test: test.fullName, message })
+          failures.push({
+            project: name,
+            file: testModule.relativeModuleId,
+            test: test.fullName,
+            message: firstLine(test.result().errors?.[0]),
+          })
         } else counts.skipped++
       }
     }
