@@ -16,15 +16,21 @@
  *      - --all: every vitest project but `package`;
  * then prints a summary (Node and msw versions, files and tests per project, times), exits 1 when anything failed
  * and removes the temporary folder (also on SIGINT/SIGTERM). The repository itself is never changed.
+ * The prepared Node and node_modules (the repository's, with msw 3 and vitest 5) are kept for the next run in
+ * $TMPDIR/petstore-mock-lane-cache, under a key of both lock files and the versions asked for: a run that finds them
+ * copies only the sources (`--fresh` prepares them again). Copying 600 MB of node_modules and installing into it was a
+ * minute of a busy machine's every `npm test`.
  * Linux and macOS (npm has no Windows Node binary package of that shape).
  *
  *   npm run test:msw3                    # Node 22 (msw 3's minimum), msw 3: conformance suite, about a minute
  *   npm run test:node24                  # = --node 24 --runtime-checks, the last step of `npm test`
  *   npm run test:msw3 -- --node 26 --msw 3.0.5 --all --keep
  *   npm run test:msw3 -- --vitest repo     # the repository's vitest instead of vitest 5
+ *   npm run test:node24 -- --fresh         # without the prepared copy of the last run
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs'
+import { createHash } from 'node:crypto'
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs'
 import { constants, tmpdir } from 'node:os'
 import { basename, delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -39,6 +45,7 @@ const { values } = parseArgs({
     all: { type: 'boolean', default: false },
     'runtime-checks': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
+    fresh: { type: 'boolean', default: false },
   },
 })
 
@@ -55,12 +62,41 @@ const baseEnv = Object.fromEntries(
   Object.entries(process.env).filter(([name]) => !/^npm_(package|lifecycle|config_local_prefix|config_prefix)/i.test(name)),
 )
 
+/**
+ * The prepared copy's node_modules and Node, kept between runs. The key changes with either lock file (package-lock.json,
+ * and node_modules/.package-lock.json, which npm rewrites on every install) and with the versions asked for, so an
+ * install or an upgrade prepares them again. One entry is kept: filling one removes the others.
+ */
+const CACHE = join(tmpdir(), 'petstore-mock-lane-cache')
+const readOr = (file) => (existsSync(file) ? readFileSync(file) : '')
+const key = createHash('sha256')
+  .update(readOr(join(ROOT, 'package-lock.json')))
+  .update(readOr(join(ROOT, 'node_modules', '.package-lock.json')))
+  .update(JSON.stringify([values.node, values.msw, values.vitest, process.platform, process.arch]))
+  .digest('hex')
+  .slice(0, 16)
+const entry = join(CACHE, key)
+/** Set once the copy's node_modules is complete (claimed from the cache or installed): it goes back there at the end. */
+let preparedModules = false
+
 let cleaned = false
 function cleanUp() {
   if (cleaned) return
   cleaned = true
-  if (values.keep) log(`kept ${work}`)
-  else rmSync(work, { recursive: true, force: true, maxRetries: 3 })
+  if (values.keep) return log(`kept ${work}`)
+  if (preparedModules && !existsSync(join(entry, 'node_modules'))) {
+    try {
+      for (const name of existsSync(CACHE) ? readdirSync(CACHE) : []) {
+        if (name !== key) rmSync(join(CACHE, name), { recursive: true, force: true, maxRetries: 3 })
+      }
+      mkdirSync(entry, { recursive: true })
+      // The same file system as the copy (both under the temporary folder): a rename, not a copy.
+      renameSync(join(copy, 'node_modules'), join(entry, 'node_modules'))
+    } catch (error) {
+      log(`could not keep the prepared node_modules for the next run (${error.message}): the next run prepares it again`)
+    }
+  }
+  rmSync(work, { recursive: true, force: true, maxRetries: 3 })
 }
 
 /** The running child, so that a signal stops it before the temporary folder is removed; no new one after that. */
@@ -111,19 +147,35 @@ async function main() {
   const platform = { linux: 'linux', darwin: 'darwin' }[process.platform]
   if (!platform) throw new Error(`The npm registry ships no Node binary package for ${process.platform}: run this lane on Linux or macOS.`)
   const nodePackage = `node-${platform}-${process.arch}`
-  log(`Node ${values.node} from the npm registry (${nodePackage}@${values.node}) into ${runtime}`)
-  mkdirSync(runtime)
-  writeFileSync(join(runtime, 'package.json'), '{ "name": "petstore-msw3-runtime", "private": true }\n')
-  await npm(['install', `${nodePackage}@${values.node}`], runtime)
-  const node = join(runtime, 'node_modules', nodePackage, 'bin', 'node')
+  if (values.fresh) rmSync(entry, { recursive: true, force: true, maxRetries: 3 })
+  const node = join(entry, 'runtime', 'node_modules', nodePackage, 'bin', 'node')
+  const nodeCached = existsSync(node)
+  if (nodeCached) {
+    log(`Node ${values.node} prepared by an earlier run (${join(entry, 'runtime')}; --fresh installs it again)`)
+  } else {
+    log(`Node ${values.node} from the npm registry (${nodePackage}@${values.node}) into ${runtime}`)
+    mkdirSync(runtime)
+    writeFileSync(join(runtime, 'package.json'), '{ "name": "petstore-msw3-runtime", "private": true }\n')
+    await npm(['install', `${nodePackage}@${values.node}`], runtime)
+    // Kept in the cache at once: the Node is read-only to the run.
+    mkdirSync(entry, { recursive: true })
+    rmSync(join(entry, 'runtime'), { recursive: true, force: true })
+    renameSync(runtime, join(entry, 'runtime'))
+  }
   const nodeVersion = execFileSync(node, ['--version'], { encoding: 'utf8' }).trim()
   if (Number(/^v(\d+)/.exec(nodeVersion)?.[1]) < 22) throw new Error(`msw 3 needs Node 22 or later, got ${nodeVersion}.`)
-  step(`npm install ${nodePackage}@${values.node} (${nodeVersion})`, true, since)
+  step(`${nodeCached ? 'Node of the last run:' : 'npm install'} ${nodePackage}@${values.node} (${nodeVersion})`, true, since)
   // npm and every script of the copy run on that Node: its directory first on PATH.
   const env = { ...baseEnv, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` }
 
   since = Date.now()
-  log(`copying the repository with its node_modules into ${copy}`)
+  const cachedModules = join(entry, 'node_modules')
+  const cached = existsSync(cachedModules)
+  log(
+    cached
+      ? `copying the repository without node_modules into ${copy}; node_modules with msw 3 prepared by an earlier run (${cachedModules})`
+      : `copying the repository with its node_modules into ${copy}`,
+  )
   // dist/ comes along when built, with its times, so the CLI tests find it fresh instead of building again.
   const skip = new Set(['.git', 'test-results', 'coverage', '.tmp'])
   cpSync(ROOT, copy, {
@@ -133,6 +185,7 @@ async function main() {
     filter: (source) => {
       const path = relative(ROOT, source)
       const name = basename(source)
+      if (path === 'node_modules') return !cached
       if (path.startsWith(`node_modules`)) return true
       return !(skip.has(name) || name.endsWith('.tgz'))
     },
@@ -140,13 +193,19 @@ async function main() {
   // Today's majors beside msw 3: vitest 5 unless `--vitest repo` keeps the repository's own (the oldest supported).
   // vitest 5 wants the types of a current Node (its optional peer @types/node ^22 || >=24), as the lane's Node is.
   const vitestSpec = values.vitest === 'repo' ? [] : [`vitest@${values.vitest}`, `@types/node@${values.node}`]
-  log(`msw@${values.msw} ${vitestSpec.join(' ')} into the copy (its package.json and lock file are left as they are)`)
-  await npm(['install', `msw@${values.msw}`, ...vitestSpec, '--no-save'], copy, env)
+  if (cached) {
+    renameSync(cachedModules, join(copy, 'node_modules'))
+  } else {
+    log(`msw@${values.msw} ${vitestSpec.join(' ')} into the copy (its package.json and lock file are left as they are)`)
+    await npm(['install', `msw@${values.msw}`, ...vitestSpec, '--no-save'], copy, env)
+  }
+  preparedModules = true
   const versionOf = (name) => JSON.parse(readFileSync(join(copy, 'node_modules', name, 'package.json'), 'utf8')).version
   const mswVersion = versionOf('msw')
   const vitestVersion = versionOf('vitest')
   if (!mswVersion.startsWith('3.')) throw new Error(`Expected msw 3 in the copy, got ${mswVersion}.`)
-  step(`copy, npm install msw@${values.msw} ${vitestSpec.join(' ')} (msw ${mswVersion}, vitest ${vitestVersion})`, true, since)
+  const prepared = cached ? 'node_modules from the last run' : `npm install msw@${values.msw} ${vitestSpec.join(' ')}`
+  step(`copy, ${prepared} (msw ${mswVersion}, vitest ${vitestVersion})`, true, since)
   log(`Node ${nodeVersion}, msw ${mswVersion}, vitest ${vitestVersion}`)
 
   since = Date.now()
@@ -205,9 +264,6 @@ async function main() {
         ...env,
         LANE_REPORT: report,
         PETSTORE_CONSUMER_MSW: mswVersion,
-        // The main lane runs the docs' examples on a wall clock 1,000 times fast (test/package/fast-clock.mjs); this
-        // lane runs them on real time, so each example is seen both ways.
-        PETSTORE_DOCS_CLOCK_SPEED: '1',
         // A user of today's tools type-checks with TypeScript 7 (test/package/consumer.ts, decisions/026).
         PETSTORE_CONSUMER_TYPESCRIPT: '7',
         ...(values.vitest === 'repo' ? {} : { PETSTORE_CONSUMER_VITEST: vitestVersion, PETSTORE_CONSUMER_TYPES_NODE: values.node }),
