@@ -15,6 +15,16 @@ const firstLine = (error) =>
     .slice(0, 300)
 
 export default class LaneReporter {
+  /** When each file started and ended, in s from the run's start: which files a run's last minutes wait on. */
+  #began = Date.now()
+  #spans = new Map()
+  onTestModuleStart(testModule) {
+    this.#spans.set(testModule.moduleId, { start: (Date.now() - this.#began) / 1000 })
+  }
+  onTestModuleEnd(testModule) {
+    const span = this.#spans.get(testModule.moduleId)
+    if (span) span.end = (Date.now() - this.#began) / 1000
+  }
   onTestRunEnd(testModules, unhandledErrors, reason) {
     const projects = {}
     const files = []
@@ -27,7 +37,7 @@ export default class LaneReporter {
       counts.files++
       const duration = Math.round(testModule.diagnostic().duration)
       counts.duration += duration
-      files.push({ project: name, file: testModule.relativeModuleId, duration })
+      files.push({ project: name, file: testModule.relativeModuleId, duration, ...this.#spans.get(testModule.moduleId) })
       if (testModule.state() === 'failed') {
         counts.failedFiles++
         // A file that failed outside its tests (it did not load, or a hook threw) has no failed test to name.
