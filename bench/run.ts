@@ -10,14 +10,11 @@ import { benchBuilds } from './builds.js'
 import { benchCore } from './core.js'
 import { benchEvents } from './events.js'
 import { benchFlatCost } from './flat-cost.js'
-import { benchGc } from './gc.js'
 import { benchHttp, benchStartup } from './http.js'
 import { benchInProcess } from './in-process.js'
 import { quick, SERVER_NODE, SERVER_NODE_VERSION } from './lib.js'
 import { benchMemory } from './memory.js'
-import { benchPetBytes } from './pet-bytes.js'
 import { benchRedis } from './redis.js'
-import { benchSlowCreates } from './slow-creates.js'
 import { benchSoak } from './soak.js'
 import { benchStateFile } from './state-file.js'
 import { benchOverLimit, benchTail } from './tail.js'
@@ -46,9 +43,6 @@ const suites = {
   redis: benchRedis,
   tail: benchTail,
   'over-limit': benchOverLimit,
-  gc: benchGc,
-  'pet-bytes': benchPetBytes,
-  'slow-creates': benchSlowCreates,
   'state-file': benchStateFile,
   timeline: benchTimeline,
   'tracing-http': benchTracingHttp,

@@ -3,6 +3,7 @@
  * acts on a server's sessions in its own process (`/__mock/mcp`), `createHttpAdmin` calls a running server's admin
  * API (`petstore-mock mcp`), so a tool leaves the world exactly as the admin request does (docs/mcp.md).
  */
+import { PetStoreMockError } from '../core/errors.js'
 import type { KeyStatus } from '../core/key-status.js'
 import type { AuditReport } from '../journal/audit.js'
 import type { ScenarioListing } from '../scenarios/catalogue.js'
@@ -66,6 +67,7 @@ export interface MockAdmin {
 }
 
 /** A refused admin request: its message names the fix. */
-export class AdminError extends Error {
+export class AdminError extends PetStoreMockError {
   override readonly name = 'AdminError'
+  readonly code = 'admin_refused'
 }

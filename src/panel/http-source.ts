@@ -14,18 +14,20 @@ export interface HttpSourceOptions {
 }
 
 /**
- * An admin call that failed, with the Error body's code. Not a `PetStoreMockError`: the panel's modules are served to
- * the browser as they are and import nothing outside src/panel (test/architecture/structure.test.ts).
+ * What an admin call that failed answered, carried as the `cause` of the Error it throws. Not a class of the package's
+ * error base (`PetStoreMockError`): the panel's modules are served to the browser as they are and import nothing
+ * outside src/panel (test/architecture/structure.test.ts), and a second error class of their own would be another
+ * base beside it.
  */
-export class AdminError extends Error {
-  override readonly name = 'AdminError'
-  constructor(
-    message: string,
-    readonly status: number,
-    readonly code: string | undefined,
-  ) {
-    super(message)
-  }
+export interface AdminFailure {
+  readonly status: number
+  readonly code: string | undefined
+}
+
+/** The answer of the admin call that threw `error`, or undefined for any other error. */
+export function adminFailure(error: unknown): AdminFailure | undefined {
+  const cause = error instanceof Error ? (error.cause as Partial<AdminFailure> | undefined) : undefined
+  return typeof cause?.status === 'number' ? { status: cause.status, code: cause.code } : undefined
 }
 
 /** One parsed server-sent event. */
@@ -78,7 +80,8 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
     const response = await fetch(`${origin}${path}`, init)
     if (!response.ok) {
       const error = (await response.json().catch(() => ({}))) as { code?: string; message?: string }
-      throw new AdminError(error.message ?? `${method} ${path} answered ${response.status}.`, response.status, error.code)
+      const failure: AdminFailure = { status: response.status, code: error.code }
+      throw new Error(error.message ?? `${method} ${path} answered ${response.status}.`, { cause: failure })
     }
     return response
   }
@@ -115,7 +118,7 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
       try {
         return await json<RequestDetail>(`/__mock/requests/${seq}`)
       } catch (error) {
-        if (error instanceof AdminError && error.status === 404) return undefined
+        if (adminFailure(error)?.status === 404) return undefined
         throw error
       }
     },

@@ -3,7 +3,7 @@
  * server wants an admin token, the page asks for it once per tab (kept in sessionStorage, sent as a header).
  */
 import { field, h } from './dom.js'
-import { AdminError, createHttpSource } from './http-source.js'
+import { adminFailure, createHttpSource } from './http-source.js'
 import { mountPanel } from './panel.js'
 import { PANEL_CSS } from './styles.js'
 
@@ -44,7 +44,7 @@ async function start(): Promise<void> {
   try {
     await source.clock()
   } catch (error) {
-    if (error instanceof AdminError && error.code === 'admin_unauthorized') {
+    if (adminFailure(error)?.code === 'admin_unauthorized') {
       sessionStorage.removeItem(TOKEN_KEY)
       return tokenForm(
         root,

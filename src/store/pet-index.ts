@@ -54,7 +54,7 @@ function keyOf(id: bigint): Key {
 /**
  * A stored pet: its text, its id as the index keys it and its status. The record is read back from the text when
  * asked for (only snapshots and set-up code ask): kept as well, it would add two `bigint`s and an object per pet for
- * every full collection to mark (`npm run bench -- --only=pet-bytes` measures what a pet keeps).
+ * every full collection to mark (`npm run bench -- --only=memory` measures what a world keeps per pet).
  */
 class StoredPet implements PetEntry {
   constructor(

@@ -65,13 +65,15 @@ interface Parsed {
   /** Packages and node built-ins this file imports at run time. */
   packages: string[]
   functions: { name: string; lines: number }[]
+  /** Classes that extend one of JavaScript's own error classes directly (`Error`, `TypeError`, …). */
+  errorClasses: string[]
 }
 
 function parse(path: string): Parsed {
   const text = readFileSync(path, 'utf8')
   const source = ts.createSourceFile(path, text, ts.ScriptTarget.Latest, true)
   const file = relative(SRC, path)
-  const parsed: Parsed = { file, lines: text.split('\n').length, imports: [], packages: [], functions: [] }
+  const parsed: Parsed = { file, lines: text.split('\n').length, imports: [], packages: [], functions: [], errorClasses: [] }
   const lineOf = (pos: number) => source.getLineAndCharacterOfPosition(pos).line
   const visit = (node: ts.Node): void => {
     if (
@@ -96,6 +98,11 @@ function parse(path: string): Parsed {
           dynamic: true,
         })
       else if (argument && ts.isStringLiteral(argument)) parsed.packages.push(argument.text)
+    }
+    if (ts.isClassLike(node)) {
+      const base = node.heritageClauses?.find((clause) => clause.token === ts.SyntaxKind.ExtendsKeyword)?.types[0]?.expression
+      if (base && ts.isIdentifier(base) && /^(Error|TypeError|RangeError|SyntaxError)$/.test(base.text))
+        parsed.errorClasses.push(`${file}: ${node.name?.text ?? '(anonymous)'} extends ${base.text}`)
     }
     if (ts.isFunctionLike(node) && 'body' in node && node.body) {
       const name = node.name && ts.isIdentifier(node.name) ? node.name.text : `(anonymous at line ${lineOf(node.getStart()) + 1})`
@@ -179,6 +186,10 @@ describe('the structure of src/', () => {
       parsed.packages.filter((name) => /^(msw|express|node:|@faker-js|@msw\/data)/.test(name)).map((name) => `${parsed.file}: ${name}`),
     )
     expect(forbidden).toEqual([])
+  })
+
+  it('has one error base: no class extends Error but PetStoreMockError (each sets its name and a stable code)', () => {
+    expect(files.flatMap((parsed) => parsed.errorClasses)).toEqual(['core/errors.ts: PetStoreMockError extends Error'])
   })
 
   it('keeps the layers below the hosts (core, store, journal, handlers, the world) from importing server/', () => {

@@ -3,7 +3,7 @@
  * Every call acts on the session named by `X-Mock-Session` (default: the default world).
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { StoreUnavailableError } from '../../core/errors.js'
+import { PetStoreMockError, StoreUnavailableError } from '../../core/errors.js'
 import type { ServerWorld } from '../../world/create-world.js'
 import type { ServerMetrics } from '../metrics.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
@@ -49,7 +49,10 @@ export interface AdminOptions extends AccessRule {
 const SERVER_WIDE = new Set(['/__mock/metrics', '/__mock/health', '/__mock/openapi.json', '/__mock/sessions'])
 
 /** An admin change the state file could not write (docs/spec-decisions.md row 65). */
-class NotKeptError extends Error {}
+class NotKeptError extends PetStoreMockError {
+  override readonly name = 'NotKeptError'
+  readonly code = 'state_file_unavailable'
+}
 
 /** Who may use the admin API, and which session a request acts on. */
 function guard(options: AdminOptions) {
