@@ -7,6 +7,9 @@ import { PetStoreMockError } from '../core/errors.js'
 /** Checks an option's text (from the flag or its environment variable) and converts it; throws UsageError naming `label`. */
 export type ReadValue<T> = (text: string, label: string) => T
 
+// The rule for "Did you mean …?" is the same for every name a person may mistype (src/core/spelling.ts).
+export { likelyMeant } from '../core/spelling.js'
+
 /** A mistake in the command line: printed as one line without a stack, exit code 2. */
 export class UsageError extends PetStoreMockError {
   override readonly name = 'UsageError'
@@ -49,36 +52,6 @@ export function oneOf<const W extends string>(words: readonly W[]): ReadValue<W>
 export function readSwitch(text: string, label: string): boolean {
   if (!/^(1|0|true|false)$/i.test(text)) throw new UsageError(`${label} must be 1, 0, true or false, got ${JSON.stringify(text)}.`)
   return /^(1|true)$/i.test(text)
-}
-
-/** Letters one word needs changed, added or removed to become the other (Levenshtein distance). */
-function distance(a: string, b: string): number {
-  let row = Array.from({ length: b.length + 1 }, (_, j) => j)
-  for (let i = 1; i <= a.length; i++) {
-    const next = [i]
-    for (let j = 1; j <= b.length; j++)
-      next[j] = Math.min((row[j] as number) + 1, (next[j - 1] as number) + 1, (row[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1))
-    row = next
-  }
-  return row[b.length] as number
-}
-
-/**
- * The name an unknown word (an option without its dashes, a command) is likely a typo of: the same letters in another
- * order, one a start of the other, or one or two letters off (one for a word of up to five letters).
- *
- * @example
- * likelyMeant('verfy', ['verify', 'snapshot', 'config']) // 'verify'
- */
-export function likelyMeant(word: string, names: readonly string[]): string | undefined {
-  const letters = (text: string) => [...text].sort().join('')
-  if (word.length < 3) return undefined
-  const near = word.length <= 5 ? 1 : 2
-  return (
-    names.find((known) => letters(known) === letters(word)) ??
-    names.find((known) => known.startsWith(word) || word.startsWith(known)) ??
-    names.find((known) => distance(known, word) <= near)
-  )
 }
 
 /** The server's own values. */

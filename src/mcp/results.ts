@@ -3,6 +3,7 @@
  * never a thrown error: a bad argument must not end the server's conversation (docs/mcp.md, "Errors").
  */
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js'
+import { durationMsOf } from '../core/duration.js'
 import { stringifyJson } from '../core/json.js'
 
 /** A result an agent reads: the summary line first, then the data as JSON. */
@@ -32,11 +33,9 @@ export function guarded<A>(run: (args: A) => Promise<CallToolResult>): (args: A)
   }
 }
 
-const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_400 }
-
 /**
- * Seconds of a duration: a number of seconds, `90s`, `15m`, `2h`, `1d`, `500ms`, or ISO 8601 (`PT1M30S`, `P1D`).
- * Throws with the forms it takes.
+ * Seconds of a duration: a number of seconds, `90s`, `15m`, `2h`, `1d`, `500ms`, or ISO 8601 (`PT1M30S`, `P1D`), read
+ * by the one reader (src/core/duration.ts). Throws with the forms it takes.
  *
  * @example
  * durationSeconds('15m') // 900
@@ -44,13 +43,9 @@ const UNITS: Record<string, number> = { ms: 0.001, s: 1, m: 60, h: 3600, d: 86_4
 export function durationSeconds(value: string | number): number {
   if (typeof value === 'number' && Number.isFinite(value)) return value
   const text = String(value).trim()
-  const simple = /^(-?\d+(?:\.\d+)?)\s*(ms|s|m|h|d)?$/i.exec(text)
-  if (simple) return Number(simple[1]) * (UNITS[(simple[2] ?? 's').toLowerCase()] as number)
-  const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?)?$/i.exec(text)
-  if (iso && text.length > 1 && !/T$/i.test(text)) {
-    const [, d = '0', h = '0', m = '0', s = '0'] = iso
-    return Number(d) * 86_400 + Number(h) * 3600 + Number(m) * 60 + Number(s)
-  }
+  if (/^-?\d+(?:\.\d+)?$/.test(text)) return Number(text)
+  const ms = durationMsOf(text)
+  if (ms !== undefined) return ms / 1_000
   throw new Error(
     `"by" must be a duration: seconds as a number, or "90s", "15m", "2h", "1d", "500ms", or ISO 8601 "PT1M"; got ${JSON.stringify(value)}.`,
   )

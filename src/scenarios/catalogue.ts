@@ -19,6 +19,7 @@ import slowTail from '../../scenarios/slow-tail.json' with { type: 'json' }
 import soldOut from '../../scenarios/sold-out.json' with { type: 'json' }
 import unauthorized from '../../scenarios/unauthorized.json' with { type: 'json' }
 import { plainMessage } from '../core/errors.js'
+import { likelyMeant } from '../core/spelling.js'
 import { type Scenario, ScenarioSchema } from './schema.js'
 
 /** The shipped scenario files, by name, unchecked (checked on use). */
@@ -57,37 +58,9 @@ export function parseScenario(value: unknown, source: string): Scenario {
   )
 }
 
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, i) => i)
-  for (let i = 1; i <= a.length; i++) {
-    let previous = row[0] as number
-    row[0] = i
-    for (let j = 1; j <= b.length; j++) {
-      const current = row[j] as number
-      row[j] = Math.min((row[j] as number) + 1, (row[j - 1] as number) + 1, previous + (a[i - 1] === b[j - 1] ? 0 : 1))
-      previous = current
-    }
-  }
-  return row[b.length] as number
-}
-
-/** The known name closest to `name`, if any is close. */
-export function closestName(name: string, known: readonly string[]): string | undefined {
-  let best: string | undefined
-  let bestScore = Number.POSITIVE_INFINITY
-  for (const candidate of known) {
-    const score = candidate.includes(name) || name.includes(candidate) ? 1 : distance(name, candidate)
-    if (score < bestScore) {
-      best = candidate
-      bestScore = score
-    }
-  }
-  return bestScore <= Math.max(2, Math.floor(name.length / 3)) ? best : undefined
-}
-
 /** The message for a name no scenario has. */
 export function unknownScenarioMessage(name: string, known: readonly string[]): string {
-  const suggestion = closestName(name, known)
+  const suggestion = likelyMeant(name, known)
   return `Unknown scenario ${JSON.stringify(name)}. Known scenarios: ${[...known].sort().join(', ')}.${suggestion ? ` Did you mean ${JSON.stringify(suggestion)}?` : ''}`
 }
 

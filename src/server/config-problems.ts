@@ -4,7 +4,7 @@
  * may be a secret. `petstore-mock config validate` and the server's `--config` print the same lines.
  */
 import { z } from 'zod'
-import { closestName } from '../scenarios/catalogue.js'
+import { likelyMeant } from '../core/spelling.js'
 
 /** One problem of a config file: the key it is about (`rateLimit.retryAfterFormat`; none for the whole file), and what is wrong. */
 export interface ConfigProblem {
@@ -106,7 +106,7 @@ export function problemsOf(issue: Issue, root: z.ZodType, at: readonly PropertyK
   if (issue.code === 'unrecognized_keys') {
     const known = keysAt(root, path)
     return issue.keys.map((name) => {
-      const meant = closestName(name, known)
+      const meant = likelyMeant(name, known)
       const where = path.length === 0 ? 'the config file' : keyOf(path)
       return { key: keyOf([...path, name]) ?? name, message: `is not a key of ${where}.${meant ? ` Did you mean ${meant}?` : ''}` }
     })

@@ -6,6 +6,7 @@
  */
 import type { Clock } from '../clock.js'
 import type { Api } from '../core/api.js'
+import { durationMsOf } from '../core/duration.js'
 import { type FaultRule, withFaults } from '../core/faults.js'
 import type { Random } from '../core/random.js'
 import type { ApiResponse } from '../core/types.js'
@@ -15,20 +16,15 @@ import { misuse } from './options.js'
 
 type StageInput = NonNullable<Scenario['timeline']>[number]
 
-const UNIT_MS = { ms: 1, s: 1_000, m: 60_000, h: 3_600_000 } as const
-
 /**
- * A duration of the scenario format in ms: `90s`, `5m`, `1h`, `250ms`, or ISO 8601 `PT1H30M`.
+ * A duration of the scenario format in ms: `90s`, `5m`, `1h`, `250ms`, or ISO 8601 `PT1H30M` (read by the one reader,
+ * src/core/duration.ts; the scenario schema's DURATION pattern holds the format to these forms).
  *
  * @example
  * durationMs('5m') // 300000
  */
 export function durationMs(text: string): number {
-  const iso = /^PT(?:(\d+)H)?(?:(\d+)M)?(?:(\d+(?:\.\d+)?)S)?$/.exec(text)
-  if (iso) return Number(iso[1] ?? 0) * 3_600_000 + Number(iso[2] ?? 0) * 60_000 + Number(iso[3] ?? 0) * 1_000
-  const short = /^(\d+(?:\.\d+)?)(ms|s|m|h)$/.exec(text)
-  if (!short) return misuse(`"${text}" is not a duration: write e.g. "90s", "5m", "1h" or "PT5M".`)
-  return Number(short[1]) * UNIT_MS[short[2] as keyof typeof UNIT_MS]
+  return durationMsOf(text) ?? misuse(`"${text}" is not a duration: write e.g. "90s", "5m", "1h" or "PT5M".`)
 }
 
 export interface Stage {
