@@ -5,6 +5,7 @@
 import { z } from 'zod'
 import { MAX_TIME } from './clock.js'
 import { PetStoreMockError } from './core/errors.js'
+import { issuesText } from './core/issues.js'
 import { type PetTexts, parseJson, serializePet, stringifyJson } from './core/json.js'
 import { INT64_MAX, PetRecordSchema } from './schemas.js'
 
@@ -139,8 +140,7 @@ export function parseSnapshot(input: string | unknown): SnapshotResult {
   }
   const result = WorldSnapshotSchema.safeParse(value)
   if (!result.success) {
-    const problems = result.error.issues.slice(0, 5).map((issue) => `${issue.path.join('.') || '(root)'}: ${issue.message}`)
-    return { ok: false, message: `Invalid state: ${problems.join('; ')}.` }
+    return { ok: false, message: `Invalid state: ${issuesText(result.error)}.` }
   }
   return { ok: true, snapshot: result.data }
 }

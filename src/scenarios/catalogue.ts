@@ -19,6 +19,7 @@ import slowTail from '../../scenarios/slow-tail.json' with { type: 'json' }
 import soldOut from '../../scenarios/sold-out.json' with { type: 'json' }
 import unauthorized from '../../scenarios/unauthorized.json' with { type: 'json' }
 import { plainMessage } from '../core/errors.js'
+import { issuesText } from '../core/issues.js'
 import { likelyMeant } from '../core/spelling.js'
 import { type Scenario, ScenarioSchema } from './schema.js'
 
@@ -46,15 +47,8 @@ export const BUILT_IN_SCENARIOS: Readonly<Record<string, unknown>> = {
 export function parseScenario(value: unknown, source: string): Scenario {
   const result = ScenarioSchema.safeParse(value)
   if (result.success) return result.data
-  const problems = result.error.issues.slice(0, 5).map((issue) => {
-    const path = issue.path
-      .map((part) => (typeof part === 'number' ? `[${part}]` : `.${String(part)}`))
-      .join('')
-      .replace(/^\./, '')
-    return `${path || '(root)'}: ${issue.message}`
-  })
   throw new TypeError(
-    `[petstore-mock] Invalid scenario ${source}: ${problems.join('; ')}. The format is in docs/scenarios.md; scenarios/scenario.schema.json lets an editor check it.`,
+    `[petstore-mock] Invalid scenario ${source}: ${issuesText(result.error)}. The format is in docs/scenarios.md; scenarios/scenario.schema.json lets an editor check it.`,
   )
 }
 

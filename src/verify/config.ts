@@ -4,6 +4,7 @@
  */
 import { readFile, writeFile } from 'node:fs/promises'
 import { dirname, isAbsolute, relative, resolve } from 'node:path'
+import { issueText } from '../core/issues.js'
 import { parseJsonReadable, stringifyJson } from '../core/json.js'
 import { ConfigSchema } from '../server/config-file.js'
 import type { OptionPatch } from './types.js'
@@ -102,7 +103,7 @@ export async function writeConfigFile(to: string, config: Readonly<Config>, from
   const checked = ConfigSchema.safeParse(merged)
   if (!checked.success) {
     const issue = checked.error.issues[0]
-    throw new Error(`the options found do not make a valid config file (${issue?.path.join('.')}: ${issue?.message}).`)
+    throw new Error(`the options found do not make a valid config file (${issue ? issueText(issue) : 'no issue given'}).`)
   }
   await writeFile(to, `${stringifyJson(merged, 2)}\n`)
 }

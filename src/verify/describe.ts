@@ -2,6 +2,7 @@
  * Reading answers into the words of the report: an Error body or not, Pets, the rate-limit headers, a page of
  * pets measured against the side's own data (so a target with other pets reads the same as the mock).
  */
+import { issueText } from '../core/issues.js'
 import { PetSchema } from '../schemas.js'
 import { DAY_MS, PAGE_SIZE } from '../spec.js'
 import type { Exchange } from './types.js'
@@ -36,7 +37,7 @@ export function petProblem(value: unknown): string | undefined {
   const result = PetSchema.safeParse(value)
   if (result.success) return undefined
   const issue = result.error.issues[0]
-  return issue ? `${issue.path.join('.') || 'the value'}: ${issue.message}` : 'not a Pet'
+  return issue ? issueText(issue, 'the value') : 'not a Pet'
 }
 
 /** The first item of a Pets array that is not a Pet, as "item 3: categoryId is required". */

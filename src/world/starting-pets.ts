@@ -1,6 +1,8 @@
 /**
  * The pets a world starts with: the scenario's data, else the options', else generated from the seed.
  */
+
+import { issuesText } from '../core/issues.js'
 import type { Scenario } from '../scenarios/schema.js'
 import { type PetRecord, PetRecordSchema } from '../schemas.js'
 import { generatePets } from '../store/seed.js'
@@ -9,10 +11,7 @@ import { misuse, type ResolvedOptions, wholeNumber } from './options.js'
 function checkPets(pets: readonly unknown[], where: string): PetRecord[] {
   return pets.map((input, index) => {
     const parsed = PetRecordSchema.safeParse(input)
-    if (!parsed.success)
-      misuse(
-        `${where}[${index}] is not a valid pet: ${parsed.error.issues.map((issue) => `${issue.path.join('.')} ${issue.message}`).join('; ')}.`,
-      )
+    if (!parsed.success) misuse(`${where}[${index}] is not a valid pet: ${issuesText(parsed.error)}.`)
     return parsed.data
   })
 }

@@ -11,6 +11,7 @@
  */
 
 import { PetStoreMockError } from '../../core/errors.js'
+import { issueText } from '../../core/issues.js'
 import { parseJson } from '../../core/json.js'
 import { type PetRecord, PetRecordSchema } from '../../schemas.js'
 import { PAGE_SIZE, PET_STATUSES } from '../../spec.js'
@@ -218,7 +219,7 @@ function petsOf(url: string, text: string): PetRecord[] {
     const pet = PetRecordSchema.safeParse(item)
     if (pet.success) return pet.data
     const [issue] = pet.error.issues
-    const where = issue ? `${issue.path.join('.') || '(item)'}: ${issue.message}` : 'not a Pet'
+    const where = issue ? issueText(issue, '(item)') : 'not a Pet'
     throw new ReadError(`the target's answer to GET ${url} has an item ${index} that is not a Pet (${where}).`, 1)
   })
 }

@@ -8,6 +8,7 @@
 import { existsSync, lstatSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs'
 import { readlink } from 'node:fs/promises'
 import { dirname, resolve } from 'node:path'
+import { issuePath } from '../../core/issues.js'
 import { PetRecordSchema } from '../../schemas.js'
 import type { IndexOnlyData } from '../../store/pet-data.js'
 import type { Sessions } from '../sessions.js'
@@ -58,7 +59,7 @@ async function replay(line: LogLine, sessions: Sessions, stores: ReadonlyMap<str
       )
     if (pet.success) return void store?.put(pet.data)
     const [issue] = pet.error.issues
-    const field = ['create', ...(issue?.path ?? [])].map(String).join('.')
+    const field = issuePath(['create', ...(issue?.path ?? [])])
     // Lossless JSON reads every whole number as a bigint: the file has a number.
     const problem = (issue?.message ?? 'is not a pet').replace('received bigint', 'received number')
     throw new Error(`[petstore-mock] ${where}: ${field}: ${problem}. Fix the line. ${moveAsideFix(log)}`)
