@@ -3,6 +3,7 @@
  * admin route does (src/server/admin/*), and tells the server a world changed (`onChange`, the state file) as they do.
  */
 import { plainMessage } from '../core/errors.js'
+import { notKeptMessage, SESSION_NAME_RULE } from '../core/refusals.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { openApiDocument } from '../openapi.js'
 import { listScenarios } from '../scenarios/catalogue.js'
@@ -46,12 +47,11 @@ export function createWorldAdmin(parts: WorldAdminParts): MockAdmin {
   const named = (session: string | undefined) => session || parts.defaultSession || 'default'
   const of = (session: string | undefined): ServerWorld => {
     const world = parts.world(named(session))
-    if (!world) throw new AdminError('The session name must be 1-64 characters of letters, digits, ".", "_", ":" or "-".')
+    if (!world) throw new AdminError(`The session name must be ${SESSION_NAME_RULE}.`)
     return world
   }
   const changed = (session: string | undefined, world: ServerWorld): void => {
-    if (!parts.onChange(named(session), world))
-      throw new AdminError('The state file could not be written, so this change would not survive a restart; GET /__mock/health says why.')
+    if (!parts.onChange(named(session), world)) throw new AdminError(notKeptMessage('change'))
   }
   /** Runs a change; a misuse (bad scenario, bad state) becomes the admin API's refusal. */
   const attempt = async <T>(run: () => T | Promise<T>): Promise<T> => {

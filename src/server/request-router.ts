@@ -7,6 +7,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { RequestHandler } from 'msw'
 import { problem } from '../core/errors.js'
+import { SESSION_NAME_RULE } from '../core/refusals.js'
 import type { ServerWorld } from '../world/create-world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
 import { apiRequest, type Body, type Delivery, type Exchange, hasBody, readBody, readBodyThen, splitUrl } from './node-host.js'
@@ -38,7 +39,7 @@ export interface RouterParts {
 }
 
 const NO_HEADERS: Record<string, string> = Object.freeze({}) as Record<string, string>
-const INVALID_SESSION = 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".'
+const INVALID_SESSION = `X-Mock-Session must be ${SESSION_NAME_RULE}.`
 
 /** Offers the request to the user's msw handlers; `true` when one of them answered it. */
 async function answeredByUserHandlers(exchange: ServerExchange, body: Body, parts: RouterParts): Promise<boolean> {

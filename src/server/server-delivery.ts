@@ -4,6 +4,7 @@
  */
 import { problem } from '../core/errors.js'
 import { between, createRandom } from '../core/random.js'
+import { notKeptMessage } from '../core/refusals.js'
 import type { ApiResponse } from '../core/types.js'
 import { createNodeDelivery } from './node-host.js'
 import type { RequestLog } from './request-log.js'
@@ -39,10 +40,7 @@ export function isHangUp(error: unknown): boolean {
  */
 function notKept(response: ApiResponse): ApiResponse {
   if (response.status !== 201) return response
-  const refused = problem(
-    'state_file_unavailable',
-    'The state file could not be written, so this create would not survive a restart; GET /__mock/health says why. Retry once it is writable.',
-  )
+  const refused = problem('state_file_unavailable', notKeptMessage('create'))
   return { ...refused, meta: { ...response.meta, rule: 'state.unavailable' } }
 }
 

@@ -4,6 +4,7 @@
  * the least recently used is evicted (never the default session). The journals of all sessions
  * share one byte budget.
  */
+import { SESSION_NAME } from '../core/refusals.js'
 import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
 import type { PetData } from '../store/pet-data.js'
 import { createWorld, type ServerWorld, type WorldStep } from '../world/create-world.js'
@@ -11,7 +12,6 @@ import type { PetStoreOptions } from '../world/options.js'
 import { withTracing } from './tracing.js'
 
 export const DEFAULT_SESSION = 'default'
-const SESSION_NAME = /^[A-Za-z0-9._:-]{1,64}$/
 
 export interface Sessions {
   /**

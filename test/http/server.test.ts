@@ -181,15 +181,19 @@ describe('sessions', () => {
     expect(await (await listPets(url, session('fresh'))).text()).toBe(main)
   })
 
+  // The same words on every surface (src/core/refusals.ts; the MCP tools say "The session name must be …").
+  const SESSION_REFUSAL = 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".'
+
   it('answers an invalid session name on the API with 400 invalid_session', async () => {
     const { url } = await startServer()
-    await expectError(await listPets(url, session('has space')), 400, 'invalid_session')
+    expect((await expectError(await listPets(url, session('has space')), 400, 'invalid_session')).message).toBe(SESSION_REFUSAL)
     await expectError(await listPets(url, session('x'.repeat(65))), 400, 'invalid_session')
   })
 
-  it('answers an invalid session name on the admin API with 400 invalid_session', async () => {
+  it('answers an invalid session name on the admin API with 400 invalid_session, in the same words', async () => {
     const { url } = await startServer()
-    await expectError(await fetch(`${url}/__mock/state`, { headers: session('a/b') }), 400, 'invalid_session')
+    const refused = await expectError(await fetch(`${url}/__mock/state`, { headers: session('a/b') }), 400, 'invalid_session')
+    expect(refused.message).toBe(SESSION_REFUSAL)
   })
 
   it('evicts the least recently used session beyond maxSessions, which then comes back fresh', async () => {

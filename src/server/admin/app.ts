@@ -4,6 +4,7 @@
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
 import { PetStoreMockError, StoreUnavailableError } from '../../core/errors.js'
+import { notKeptMessage, SESSION_NAME_RULE } from '../../core/refusals.js'
 import type { ServerWorld } from '../../world/create-world.js'
 import type { ServerMetrics } from '../metrics.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
@@ -73,7 +74,7 @@ function guard(options: AdminOptions) {
       return refuse(res, 'store_unavailable', `${problem}. Nothing was changed; retry in a moment.`)
     }
     const world = options.sessions.get(session)
-    if (!world) return refuse(res, 'invalid_session', 'X-Mock-Session must be 1-64 characters of letters, digits, ".", "_", ":" or "-".')
+    if (!world) return refuse(res, 'invalid_session', `X-Mock-Session must be ${SESSION_NAME_RULE}.`)
     res.locals.world = world
     res.locals.session = session === undefined || session === '' ? DEFAULT_SESSION : session
     next()
@@ -116,12 +117,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
   )
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large') return refuse(res, 'payload_too_large', 'Admin request body is larger than 64 MiB.')
-    if (error instanceof NotKeptError)
-      return refuse(
-        res,
-        'state_file_unavailable',
-        'The state file could not be written, so this change would not survive a restart; GET /__mock/health says why.',
-      )
+    if (error instanceof NotKeptError) return refuse(res, 'state_file_unavailable', notKeptMessage('change'))
     if (error instanceof StoreUnavailableError) {
       res.set('retry-after', '1')
       return refuse(res, 'store_unavailable', `${error.message}. Retry in a moment.`)
