@@ -436,6 +436,6 @@ describe('state file details', () => {
     )
     const result = await runCli(['--port', '0', '--state-file', file])
     expect(result.code).toBe(2)
-    expect(result.stderr).toContain('pets.1.id')
+    expect(result.stderr).toContain('pets[1].id')
   })
 })

@@ -151,7 +151,7 @@ describe('state imports that would break the server', () => {
       'nextId',
     ],
     ['a nextId not above the largest id', { ...base, nextId: 1 }, 'nextId'],
-    ['two pets with one id', { ...base, pets: [base.pets[0], { id: 1, name: 'B', categoryId: 1 }] }, 'pets.1.id'],
+    ['two pets with one id', { ...base, pets: [base.pets[0], { id: 1, name: 'B', categoryId: 1 }] }, 'pets[1].id'],
     ['a clock of 1e300', { ...base, clock: { frozenAt: 1e300, offset: 0 } }, 'clock.frozenAt'],
     ['a clock offset of 1e300', { ...base, clock: { frozenAt: null, offset: 1e300 } }, 'clock.offset'],
     [
