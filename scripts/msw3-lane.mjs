@@ -35,6 +35,7 @@ import { constants, tmpdir } from 'node:os'
 import { basename, delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
+import { BOTH_LANES, NODE24_ONLY } from './lanes.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -218,23 +219,9 @@ async function main() {
 
   since = Date.now()
   // --all: every project but `package`: without PETSTORE_TARBALL it would pack and install with package.json's msw 2.
-  // --runtime-checks: the files whose outcome depends on the runtime, msw or Chromium; the package test installs the
-  // tarball with this lane's msw and vitest (PETSTORE_CONSUMER_*), and the Dockerfile's stage runs on the Node of its image.
-  // Not here (decisions/019): the control panel served by the HTTP server (panel-server, panel-timeline: our page in the
-  // same Chromium, no msw), and the package's static checks (docs, metadata: files read, nothing run).
-  const RUNTIME_CHECKS = [
-    'conformance.test.ts',
-    'test/cli/cli.test.ts',
-    'test/browser/example.test.ts',
-    'test/browser/bundle.test.ts',
-    'test/browser/panel-in-page.test.ts',
-    'examples/',
-    'test/package/pack.test.ts',
-    'test/package/doc-blocks.test.ts',
-    'test/package/check-client.test.ts',
-    'test/package/vitest-browser.test.ts',
-    'test/package/dockerfile.test.ts',
-  ]
+  // --runtime-checks: the files whose outcome depends on the runtime, msw or Chromium, and those run once, here
+  // (scripts/lanes.mjs); the package test installs the tarball with this lane's msw and vitest (PETSTORE_CONSUMER_*).
+  const RUNTIME_CHECKS = [...BOTH_LANES, ...NODE24_ONLY]
   const selection = values.all
     ? ['--project=!package']
     : values['runtime-checks']
