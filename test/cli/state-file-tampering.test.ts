@@ -54,6 +54,17 @@ async function killedAfterSnapshot(stateFile = file): Promise<void> {
   await cli.exited
 }
 
+/**
+ * The state file with `from` replaced by `to`, and its digest removed, as a user who means the change does (file.ts):
+ * the start then reads the edited file, and refuses what is wrong in it.
+ */
+async function editState(from: string | RegExp, to: string): Promise<void> {
+  const text = await readFile(file, 'utf8')
+  const edited = text.replace(from, to)
+  expect(edited).not.toBe(text)
+  await writeFile(file, edited.replace(/,"digest":"sha256:[0-9a-f]{64}"/, ''))
+}
+
 /** Runs the CLI over the state and expects it to refuse with exit 2 and a one-line message; returns that line. */
 async function refusal(): Promise<string> {
   const result = await runCli(serve())
@@ -100,8 +111,7 @@ describe('a log that does not continue its state file', () => {
   it("refuses to start with exit 2 when the state file's logSeq is ahead of its content", async () => {
     const logSeq = await savedState()
     await writeFile(`${file}.log`, logLine(logSeq + 1, 52) + logLine(logSeq + 2, 53))
-    const text = await readFile(file, 'utf8')
-    await writeFile(file, text.replace(`"logSeq":${logSeq},`, `"logSeq":${logSeq + 15},`))
+    await editState(`"logSeq":${logSeq},`, `"logSeq":${logSeq + 15},`)
     expect(await refusal()).toContain(
       `${file}.log, line 1, is change ${logSeq + 1}, which the state file says it holds already ("logSeq": ${logSeq + 15})`,
     )
@@ -158,6 +168,20 @@ describe('a log without its state file', () => {
     expect(await refusal()).toContain(`${file} is a symlink to ${target}, which is missing, but its change log ${target}.log is there`)
   })
 
+  it('refuses to start with exit 2 when the log that continues the snapshot was emptied after a kill -9', async () => {
+    await killedAfterSnapshot()
+    await writeFile(`${file}.log`, '')
+    expect(await refusal()).toContain(
+      `but no file of ${file}.log begins with it: the log was emptied or replaced, so the changes acknowledged after the snapshot would be lost.`,
+    )
+  })
+
+  it('refuses to start with exit 2 when the log that continues the snapshot was deleted after a kill -9', async () => {
+    await killedAfterSnapshot()
+    await rm(`${file}.log`)
+    expect(await refusal()).toContain(`but ${file}.log is missing, so the changes acknowledged after the snapshot would be lost.`)
+  })
+
   it('starts again after a kill -9 that came before its first snapshot', async () => {
     const first = await startCli(serve())
     first.child.kill('SIGKILL')
@@ -168,17 +192,24 @@ describe('a log without its state file', () => {
 })
 
 describe('a state file this petstore-mock cannot read', () => {
-  it('refuses to start with exit 2 from a state file of an unknown version', async () => {
+  it('refuses to start with exit 2 from a state file changed after it was written (a pet renamed by hand)', async () => {
     await savedState()
     const text = await readFile(file, 'utf8')
-    await writeFile(file, text.replace(/^\{"version":1,/, '{"version":99,'))
+    await writeFile(file, text.replace('"name":"Saved"', '"name":"Renamed"'))
+    expect(await refusal()).toContain(
+      `State file ${file} was changed after petstore-mock wrote it: its "digest" is not the one of its content`,
+    )
+  })
+
+  it('refuses to start with exit 2 from a state file of an unknown version', async () => {
+    await savedState()
+    await editState(/^\{"version":1,/, '{"version":99,')
     expect(await refusal()).toContain(`State file ${file} has version 99; this petstore-mock reads version 1.`)
   })
 
   it('refuses to start with exit 2 from a state file whose logSeq is not a whole number', async () => {
     const logSeq = await savedState()
-    const text = await readFile(file, 'utf8')
-    await writeFile(file, text.replace(`"logSeq":${logSeq},`, '"logSeq":"soon",'))
+    await editState(`"logSeq":${logSeq},`, '"logSeq":"soon",')
     expect(await refusal()).toContain(`State file ${file}: "logSeq" must be a whole number from 0.`)
   })
 

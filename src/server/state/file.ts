@@ -1,9 +1,11 @@
 /**
  * `--state-file FILE`: the sessions' snapshot as JSON, written atomically (temp file, fsync, rename)
  * so a crash at any moment leaves the old file or the new one, never a torn one. A symlinked file is
- * written through to its target. `logSeq` says which lines of the change log it already holds.
+ * written through to its target. `logSeq` says which lines of the change log it already holds, `log` which log
+ * continues it (the id in that log's first line, log.ts), and `digest`, its last field, the SHA-256 of the text
+ * before it: a file edited after it was written (a pet removed by hand) is refused at start, not read as acknowledged.
  */
-import { randomUUID } from 'node:crypto'
+import { createHash, randomUUID } from 'node:crypto'
 import { open, readdir, readFile, realpath, rename, unlink } from 'node:fs/promises'
 import { basename, dirname, join } from 'node:path'
 import { PetStoreMockError } from '../../core/errors.js'
@@ -15,6 +17,12 @@ export interface StateFileContent<S = WorldSnapshot> {
   version: 1
   /** The last change-log line this snapshot holds (0: none). */
   logSeq: number
+  /**
+   * The id of the change log that continues this snapshot (its first line names it): a start that finds no file of
+   * the log with it refuses, for the log was emptied or deleted. None when no log follows (the last snapshot of a
+   * server that stopped cleanly), or for a file written before logs had ids.
+   */
+  log?: string | undefined
   /** Session name to state. A Map: names come from clients (`__proto__` is one like any other). */
   sessions: Map<string, S>
 }
@@ -41,15 +49,19 @@ const WRITE_CHARS = 64 * 1024
 
 /** The state file's text in pieces: a thousand pets each (see `snapshotPieces`). */
 function* statePieces(content: StateFileContent<WorldSnapshot | SteppedSnapshot>): Generator<string> {
-  yield `{"version":1,"logSeq":${content.logSeq},"sessions":{`
+  yield `{"version":1,"logSeq":${content.logSeq},${content.log === undefined ? '' : `"log":${JSON.stringify(content.log)},`}"sessions":{`
   let first = true
   for (const [name, snapshot] of content.sessions) {
     yield `${first ? '' : ','}${JSON.stringify(name)}:`
     first = false
     yield* snapshotPieces(snapshot)
   }
-  yield '}}\n'
+  yield '}'
 }
+
+/** The file's last field: `,"digest":"sha256:<hex>"}`, the hash of all the text before it. */
+const DIGEST = /,"digest":"sha256:([0-9a-f]{64})"\}\n?$/
+const digestOf = (hash: ReturnType<typeof createHash>): string => `,"digest":"sha256:${hash.digest('hex')}"}\n`
 
 /**
  * Writes `content` to `file` atomically, in steps: each write awaits the file system, so requests are answered
@@ -63,13 +75,16 @@ export async function writeStateFile(file: string, content: StateFileContent<Wor
   try {
     try {
       let text = ''
+      const hash = createHash('sha256')
       for (const piece of statePieces(content)) {
         text += piece
         if (text.length < WRITE_CHARS) continue
+        hash.update(text)
         await handle.writeFile(text)
         text = ''
       }
-      await handle.writeFile(text)
+      hash.update(text)
+      await handle.writeFile(text + digestOf(hash))
       await handle.sync()
     } finally {
       await handle.close()
@@ -110,9 +125,17 @@ export async function readStateFile(file: string): Promise<StateFileContent | un
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined
     throw new StateFileError(`[petstore-mock] Cannot read the state file ${file}: ${(error as Error).message}`)
   }
+  // Looked for in the last characters only: the text may be hundreds of megabytes.
+  const tail = text.slice(-100)
+  const digest = DIGEST.exec(tail)
+  const before = text.length - tail.length + (digest?.index ?? 0)
+  if (digest !== null && createHash('sha256').update(text.slice(0, before)).digest('hex') !== digest[1])
+    throw new StateFileError(
+      `[petstore-mock] State file ${file} was changed after petstore-mock wrote it: its "digest" is not the one of its content, so what it acknowledged may be missing. Restore it from a backup; or, if the change was yours, delete its "digest" field and start again.`,
+    )
   const parsed = parseJson(text)
   if (!parsed.ok) throw new StateFileError(`[petstore-mock] State file ${file} is not valid JSON: ${parsed.message}. Delete it or fix it.`)
-  const value = parsed.value as { sessions?: unknown; logSeq?: unknown; version?: unknown }
+  const value = parsed.value as { sessions?: unknown; logSeq?: unknown; version?: unknown; log?: unknown }
   if (typeof value !== 'object' || value === null || typeof value.sessions !== 'object' || value.sessions === null) {
     throw new StateFileError(`[petstore-mock] State file ${file} has no "sessions" object. Delete it or fix it.`)
   }
@@ -123,7 +146,11 @@ export async function readStateFile(file: string): Promise<StateFileContent | un
     if (!result.ok) throw new StateFileError(`[petstore-mock] State file ${file}, session ${JSON.stringify(name)}: ${result.message}`)
     sessions.set(name, result.snapshot)
   }
-  return { version: 1, logSeq, sessions }
+  if (value.log !== undefined && typeof value.log !== 'string')
+    throw new StateFileError(
+      `[petstore-mock] State file ${file}: "log" must be the id of its change log, a string. Fix it, or move it aside to start from the seed.`,
+    )
+  return { version: 1, logSeq, log: value.log, sessions }
 }
 
 /** The temporary files `writeStateFile` names: `FILE.<pid>.<8 hex digits>.tmp`. */

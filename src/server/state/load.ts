@@ -82,7 +82,8 @@ async function restore(file: string, target: string, sessions: Sessions, stores:
   if (content === undefined) await refuseLogWithoutState(file, target)
   for (const [name, snapshot] of content?.sessions ?? []) await sessions.get(name, true)?.restore(snapshot)
   let seq = content?.logSeq ?? 0
-  const { lines, wholeBytes, torn } = readStateLog(`${target}.log`, seq)
+  const { lines, wholeBytes, ids, header, torn } = readStateLog(`${target}.log`, seq)
+  if (content?.log !== undefined && !ids.has(content.log)) refuseLostLog(target, content.log)
   for (const line of lines) {
     if (line.seq <= seq) continue
     seq = line.seq
@@ -90,7 +91,20 @@ async function restore(file: string, target: string, sessions: Sessions, stores:
   }
   // A log written before evictions were logged may hold more sessions than the server keeps.
   sessions.trim()
-  return { seq, wholeBytes, torn, exists: content !== undefined }
+  return { seq, wholeBytes, header, torn, exists: content !== undefined, named: content?.log }
+}
+
+/**
+ * The state file names the log that continues it, and no file of the log begins with that id: the log was deleted or
+ * emptied (or replaced by another), and the changes acknowledged after the snapshot are gone. Starting would serve
+ * the snapshot as if nothing had happened since.
+ */
+function refuseLostLog(target: string, id: string): never {
+  const log = `${target}.log`
+  const what = logFilesOf(target).length === 0 ? `${log} is missing` : `no file of ${log} begins with it: the log was emptied or replaced`
+  throw new StateFileError(
+    `[petstore-mock] ${target} is continued by the change log ${JSON.stringify(id)}, but ${what}, so the changes acknowledged after the snapshot would be lost. ${moveAsideFix(log)}`,
+  )
 }
 
 /** Whether a process of this id runs (one of another user's too: `EPERM`). */
@@ -150,7 +164,7 @@ export async function openState(
   file: string,
   options: { fsync: boolean; sessions: () => Sessions },
   stores: ReadonlyMap<string, IndexOnlyData>,
-): Promise<{ target: string; log: StateLog; unlock: () => void }> {
+): Promise<{ target: string; log: StateLog; unlock: () => void; stale: boolean }> {
   let target: string
   try {
     target = await stateFileTarget(file)
@@ -169,15 +183,16 @@ export async function openState(
     const temps = await removeLeftoverTemps(target)
     if (temps.length > 0)
       notice(`Removed ${temps.length} temporary file(s) of a snapshot rewrite a crash cut short, beside ${target}: ${temps.join(', ')}.`)
-    const { seq, wholeBytes, torn, exists } = await restore(file, target, options.sessions(), stores)
+    const { seq, wholeBytes, header, torn, exists, named } = await restore(file, target, options.sessions(), stores)
     // Written before the log is made: from now on a log without its state file is one that lost it.
     if (!exists) await writeStateFile(target, { version: 1, logSeq: 0, sessions: new Map() })
-    const log = openStateLog(`${target}.log`, { fsync: options.fsync, seq, wholeBytes })
+    const log = openStateLog(`${target}.log`, { fsync: options.fsync, seq, wholeBytes, header })
     if (torn)
       notice(
         `${torn.file}, line ${torn.line}: cut off a torn last line of ${torn.bytes} bytes, a write a crash cut short; its change was never acknowledged.`,
       )
-    return { target, log, unlock }
+    // A state file that does not name this log (none follows a clean stop) is rewritten soon, naming it.
+    return { target, log, unlock, stale: named !== log.id }
   } catch (error) {
     unlock()
     if (error instanceof StateFileError) throw error

@@ -8,7 +8,12 @@
  * When a snapshot starts, the log moves aside to a segment `FILE.log.<last seq>` (a rename, nothing
  * copied: decisions/014-state-log-segments.md) and new lines go to a fresh `FILE.log`; once the snapshot is written, the
  * segments it holds are deleted. Start-up replays the segments, oldest first, then `FILE.log`.
+ *
+ * Each fresh `FILE.log` begins with a line naming it, `{"seq":N,"log":"<id>"}` (N: the last change before it; the line
+ * is no change), and the snapshot names the log that continues it (file.ts): so a start tells a log with no change
+ * since the snapshot from one emptied or deleted, which would lose acknowledged changes (saver.test.ts).
  */
+import { randomUUID } from 'node:crypto'
 import {
   closeSync,
   fsyncSync,
@@ -52,14 +57,17 @@ export function moveAsideFix(log: string): string {
   return `Restore ${state} and its log from a backup, or move ${state}, ${log} and ${log}.* aside to start from the seed.`
 }
 
-/** Where the log stood when a snapshot was taken: the snapshot holds every line up to `seq`. */
+/** Where the log stood when a snapshot was taken: the snapshot holds every line up to `seq`; log `id` continues it. */
 export interface LogMark {
   readonly seq: number
+  readonly id: string | undefined
 }
 
 export interface StateLog {
   /** The last sequence number given to a line (written, or queued). */
   readonly seq: number
+  /** The id the live log's first line names (none for a log written before logs had ids, until the next `mark`). */
+  readonly id: string | undefined
   /** Lines are queued and not yet written. */
   readonly pending: boolean
   /** How many lines a failed write has given up since the log was opened (whoever flushed them). */
@@ -89,24 +97,47 @@ export function segmentsOf(path: string): { file: string; seq: number }[] {
   return segments.sort((a, b) => a.seq - b.seq)
 }
 
-/** Reads the lines of one file of the log into `lines`: how many of its bytes hold whole lines, and its torn last line if any. */
-function readLines(path: string, live: boolean, lines: LogLine[]): { whole: number; torn: TornLine | undefined } {
+/** The first line of a live log: the id it names, and its length in bytes. */
+export interface LogHeader {
+  readonly id: string
+  readonly bytes: number
+}
+
+/** The first line of a fresh log: its id, and the last change before it. */
+const headerLine = (seq: number, id: string): string => `{"seq":${seq},"log":${JSON.stringify(id)}}\n`
+
+/**
+ * Reads the lines of one file of the log into `lines`, and the id its first line names into `ids`: how many of its
+ * bytes hold whole lines, the id of its first line, and its torn last line if any.
+ */
+function readLines(
+  path: string,
+  live: boolean,
+  lines: LogLine[],
+  ids: Set<string>,
+): { whole: number; header: LogHeader | undefined; torn: TornLine | undefined } {
   let bytes: Buffer
   try {
     bytes = readFileSync(path)
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { whole: 0, torn: undefined }
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { whole: 0, header: undefined, torn: undefined }
     throw error
   }
   const rows = bytes.toString('utf8').split('\n')
   // Every line is written with its newline: text after the last one is a write cut short (test/cli/state-file-tampering.test.ts).
   const tail = rows.pop() ?? ''
   let whole = 0
+  let header: LogHeader | undefined
   for (const [index, row] of rows.entries()) {
     whole += Buffer.byteLength(row) + 1
     if (row === '') continue
     const parsed = parseJson(row)
-    const value = parsed.ok ? (parsed.value as { seq?: unknown; session?: unknown; evicted?: unknown }) : undefined
+    const value = parsed.ok ? (parsed.value as { seq?: unknown; session?: unknown; evicted?: unknown; log?: unknown }) : undefined
+    if (index === 0 && typeof value?.seq === 'bigint' && typeof value.log === 'string' && value.session === undefined) {
+      header = { id: value.log, bytes: whole }
+      ids.add(value.log)
+      continue
+    }
     const ok =
       value !== undefined &&
       typeof value.seq === 'bigint' &&
@@ -115,10 +146,10 @@ function readLines(path: string, live: boolean, lines: LogLine[]): { whole: numb
     if (!ok) throw new Error(`[petstore-mock] ${path}, line ${index + 1}, is not a change of the state log. ${moveAsideFix(logOf(path))}`)
     lines.push({ ...(value as LogLine), seq: Number(value.seq), file: path, line: index + 1 })
   }
-  if (tail === '') return { whole, torn: undefined }
+  if (tail === '') return { whole, header, torn: undefined }
   // Only the live log is written to: a segment is renamed from it whole, after it was cut back to its whole lines.
   if (!live) throw new Error(`[petstore-mock] ${path}, line ${rows.length + 1}, has no newline at its end. ${moveAsideFix(logOf(path))}`)
-  return { whole, torn: { file: path, line: rows.length + 1, bytes: bytes.length - whole } }
+  return { whole, header, torn: { file: path, line: rows.length + 1, bytes: bytes.length - whole } }
 }
 
 /** The live log of a segment `FILE.log.<seq>` (or of the live log itself). */
@@ -146,12 +177,17 @@ function breakIn(line: LogLine, previous: LogLine | undefined, logSeq: number, h
 
 /**
  * Reads a log: the lines of its segments and of the live log, in order, how many bytes of the live log hold whole
- * lines, and the live log's torn last line if a crash left one. Checks that they continue a state file holding every
- * change up to `logSeq`: numbered one after another, no gap, no repeat, each segment named for its last line, none
- * the state file claims but does not hold. A line that breaks this is an error naming its file, number and the fix.
+ * lines, the ids its files begin with (`ids`; `header`: the live log's), and the live log's torn last line if a crash left
+ * one. Checks that they continue a state file holding every change up to `logSeq`: numbered one after another, no gap,
+ * no repeat, each segment named for its last line, none the state file claims but does not hold. A line that breaks
+ * this is an error naming its file, number and the fix.
  */
-export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; wholeBytes: number; torn: TornLine | undefined } {
+export function readStateLog(
+  path: string,
+  logSeq: number,
+): { lines: LogLine[]; wholeBytes: number; ids: ReadonlySet<string>; header: LogHeader | undefined; torn: TornLine | undefined } {
   const lines: LogLine[] = []
+  const ids = new Set<string>()
   let previous: LogLine | undefined
   const check = (from: number, held: boolean): void => {
     for (let index = from; index < lines.length; index++) {
@@ -163,7 +199,7 @@ export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; 
   }
   for (const segment of segmentsOf(path)) {
     const from = lines.length
-    readLines(segment.file, false, lines)
+    readLines(segment.file, false, lines, ids)
     check(from, segment.seq <= logSeq)
     if (lines.length > from && previous?.seq !== segment.seq)
       throw new Error(
@@ -171,9 +207,9 @@ export function readStateLog(path: string, logSeq: number): { lines: LogLine[]; 
       )
   }
   const from = lines.length
-  const { whole, torn } = readLines(path, true, lines)
+  const { whole, header, torn } = readLines(path, true, lines, ids)
   check(from, false)
-  return { lines, wholeBytes: whole, torn }
+  return { lines, wholeBytes: whole, ids, header, torn }
 }
 
 /**
@@ -211,7 +247,14 @@ function writeWhole(
  */
 export function openStateLog(
   path: string,
-  options: { fsync: boolean; seq: number; wholeBytes: number; write?: (fd: number, text: string) => number },
+  options: {
+    fsync: boolean
+    seq: number
+    wholeBytes: number
+    /** The live log's first line, from `readStateLog`: none when it has no id (written before logs had ids). */
+    header?: LogHeader | undefined
+    write?: (fd: number, text: string) => number
+  },
 ): StateLog {
   const size = statSync(path, { throwIfNoEntry: false })?.size ?? 0 // no log yet: made below
   if (size > options.wholeBytes) truncateSync(path, options.wholeBytes)
@@ -224,6 +267,24 @@ export function openStateLog(
   let lost = 0
   let written = Math.min(size, options.wholeBytes)
   let queued: string[] = []
+  const kept = written > 0 ? options.header : undefined
+  let id = kept?.id
+  /** The bytes of the live log's first line, its id: a log of only that holds no change. */
+  let headerBytes = kept?.bytes ?? 0
+  /** Begins an empty live log with its id; a log that could not be given one has none (the snapshot then names none). */
+  const begin = (): void => {
+    const fresh = randomUUID()
+    const header = headerLine(seq, fresh)
+    try {
+      written += writeWhole(handle(), header, written, { path, write, fsync: options.fsync })
+      id = fresh
+      headerBytes = Buffer.byteLength(header)
+    } catch {
+      id = undefined
+      headerBytes = 0
+    }
+  }
+  if (written === 0) begin()
   const queue = (session: string, kind: LogKind, json: string): void => {
     seq += 1
     queued.push(`{"seq":${seq},"session":${JSON.stringify(session)},"${kind}":${json}}\n`)
@@ -247,6 +308,9 @@ export function openStateLog(
     get seq() {
       return seq
     },
+    get id() {
+      return id
+    },
     get pending() {
       return queued.length > 0
     },
@@ -261,7 +325,7 @@ export function openStateLog(
     flush,
     mark() {
       flush()
-      if (written > 0) {
+      if (written > headerBytes) {
         // A rename, nothing copied, while the log is open (libuv opens files so that Windows allows it too): a rename that
         // fails leaves the log open and appended to as before (saver.test.ts).
         renameSync(path, `${path}.${seq}`)
@@ -270,8 +334,9 @@ export function openStateLog(
         written = 0
         if (renamed !== undefined) closeSync(renamed)
         handle()
+        begin()
       }
-      return { seq }
+      return { seq, id }
     },
     dropThrough(mark) {
       for (const segment of segmentsOf(path)) if (segment.seq <= mark.seq) unlinkSync(segment.file)

@@ -5,7 +5,7 @@
 import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmdirSync, rmSync, writeFileSync, writeSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
-import { afterAll, describe, expect, it } from 'vitest'
+import { afterAll, describe, expect, it, vi } from 'vitest'
 import { parseJson } from '../../core/json.js'
 import { StaleSnapshotError, type SteppedSnapshot } from '../../snapshot.js'
 import { createWorld } from '../../world/create-world.js'
@@ -25,11 +25,15 @@ const dir = (): string => {
 afterAll(() => {
   for (const folder of made) rmSync(folder, { recursive: true, force: true })
 })
+/** The changes a file of the log holds: its lines but the first, which names the log (log.ts). */
 const lines = (file: string): { seq: bigint | number; session: string }[] =>
   readFileSync(file, 'utf8')
     .split('\n')
     .filter((line) => line !== '')
     .map((line) => JSON.parse(line))
+    .filter((line) => 'session' in line)
+/** The id the first line of a file of the log names. */
+const idOf = (file: string): string => (JSON.parse(readFileSync(file, 'utf8').split('\n')[0] as string) as { log: string }).log
 const pet = (name: string) => ({ name, categoryId: 1n })
 
 describe('state log: queued lines', () => {
@@ -39,7 +43,7 @@ describe('state log: queued lines', () => {
     log.queue('default', 'create', '{"id":1}')
     log.queue('qa', 'create', '{"id":2}')
     expect(log.pending).toBe(true)
-    expect(readFileSync(file, 'utf8')).toBe('')
+    expect(lines(file)).toEqual([])
     log.flush()
     expect(log.pending).toBe(false)
     expect(lines(file)).toEqual([
@@ -133,7 +137,7 @@ describe('state saver: the creates of a turn in one write', () => {
     it(`writes the creates it queued all at once when flushed${fsync ? ', with --fsync' : ''}`, async () => {
       const { saver, data, log } = await saverWithLog(fsync)
       for (const name of ['Rex', 'Fido', 'Tom']) data.repository.add(pet(name))
-      expect(readFileSync(log, 'utf8')).toBe('')
+      expect(lines(log)).toEqual([])
       saver.flush()
       expect(lines(log).map((line) => [line.seq, (line as unknown as { create: { name: string } }).create.name])).toEqual([
         [1, 'Rex'],
@@ -147,7 +151,7 @@ describe('state saver: the creates of a turn in one write', () => {
   it('writes the queued creates soon after the turn when no answer flushes them (an answer held by a latency)', async () => {
     const { saver, data, log } = await saverWithLog()
     data.repository.add(pet('Rex'))
-    expect(readFileSync(log, 'utf8')).toBe('')
+    expect(lines(log)).toEqual([])
     // A loop after the turn's end, so the flush before the turn's answers (which decides them) comes first.
     await turn()
     await turn()
@@ -200,5 +204,114 @@ describe('the snapshot written in steps', () => {
     expect(pets.at(-1)?.name).toBe('Kept 🐕')
     expect(existsSync(`${file}.log`)).toBe(false)
     expect(parseJson(readFileSync(file, 'utf8')).ok).toBe(true)
+  })
+})
+
+describe('the log that continues a snapshot, and the digest of the snapshot', () => {
+  /** A server's saver started on `file`, with three seeded pets. */
+  async function started(file: string) {
+    let sessions: Sessions | undefined
+    const saver = createStateSaver(file, { fsync: false, sessions: () => sessions as Sessions })
+    sessions = createSessions({ pets: 3, seed: 1 }, 10, saver.dataFor)
+    await saver.load()
+    return { saver, world: sessions.main }
+  }
+  const create = (world: Sessions['main'], name: string): void => {
+    const answer = world.handle({
+      method: 'POST',
+      path: '/v1/pets',
+      query: '',
+      headers: { authorization: 'Bearer test-pro', 'content-type': 'application/json' },
+      body: JSON.stringify({ name, categoryId: 2 }),
+    })
+    expect(answer instanceof Promise ? undefined : answer.status).toBe(201)
+  }
+  /** A server that wrote a snapshot naming its log, then acknowledged one more create and was killed (never closed). */
+  async function killedAfterACreate() {
+    const file = join(dir(), 'state.json')
+    const { saver, world } = await started(file)
+    const id = idOf(`${file}.log`)
+    // A state file that does not name the log is rewritten soon after the start, naming it.
+    await vi.waitFor(async () => expect((await readStateFile(file))?.log).toBe(id), { timeout: 20_000, interval: 50 })
+    create(world, 'Acknowledged')
+    expect(saver.flush()).toBe(true)
+    return { file, saver }
+  }
+  const pets = async (file: string) => (await readStateFile(file))?.sessions.get('default')?.pets.map((pet) => pet.name)
+
+  it('begins a fresh log with a line naming it, and a new log after each snapshot with a new id', () => {
+    const file = join(dir(), 'state.json.log')
+    const log = openStateLog(file, { fsync: false, seq: 7, wholeBytes: 0 })
+    const first = log.id
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ seq: 7, log: first })
+    log.append('default', 'create', '{"id":1}')
+    expect(log.mark()).toEqual({ seq: 8, id: log.id })
+    expect(log.id).not.toBe(first)
+    expect(idOf(`${file}.8`)).toBe(first)
+    expect(idOf(file)).toBe(log.id)
+    // No change since the last mark: the log stays where it is, with its id.
+    expect(log.mark()).toEqual({ seq: 8, id: log.id })
+    log.close(false)
+  })
+
+  it('starts again after a kill with the acknowledged create, from the snapshot and its log', async () => {
+    const { file } = await killedAfterACreate()
+    const again = await started(file)
+    expect(again.world.snapshot().pets.map((pet) => pet.name)).toContain('Acknowledged')
+    await again.saver.close()
+    expect(await pets(file)).toContain('Acknowledged')
+  })
+
+  it('starts again when the log holds no change since the snapshot (only its first line)', async () => {
+    const file = join(dir(), 'state.json')
+    await started(file) // then killed: never closed
+    await vi.waitFor(async () => expect((await readStateFile(file))?.log).toBe(idOf(`${file}.log`)), { timeout: 20_000, interval: 50 })
+    expect(lines(`${file}.log`)).toEqual([])
+    const again = await started(file)
+    await again.saver.close()
+  })
+
+  it('refuses to start when the log was emptied after it acknowledged a create, naming the log and the fix', async () => {
+    const { file } = await killedAfterACreate()
+    writeFileSync(`${file}.log`, '')
+    await expect(started(file)).rejects.toThrow(
+      `but no file of ${file}.log begins with it: the log was emptied or replaced, so the changes acknowledged after the snapshot would be lost. Restore ${file} and its log from a backup`,
+    )
+  })
+
+  it('refuses to start when the log was deleted after it acknowledged a create', async () => {
+    const { file } = await killedAfterACreate()
+    rmSync(`${file}.log`)
+    await expect(started(file)).rejects.toThrow(`but ${file}.log is missing, so the changes acknowledged after the snapshot would be lost.`)
+  })
+
+  it('names no log in the snapshot of a clean stop, whose log it removes: the next start begins a new one', async () => {
+    const file = join(dir(), 'state.json')
+    const { saver, world } = await started(file)
+    create(world, 'Kept')
+    await saver.close()
+    expect(existsSync(`${file}.log`)).toBe(false)
+    expect((await readStateFile(file))?.log).toBeUndefined()
+    const again = await started(file)
+    expect(again.world.snapshot().pets.map((pet) => pet.name)).toContain('Kept')
+    await again.saver.close()
+  })
+
+  it('refuses a snapshot edited after it was written (a pet removed by hand), and reads it once its digest is deleted', async () => {
+    const file = join(dir(), 'state.json')
+    const { saver, world } = await started(file)
+    create(world, 'Removed by hand')
+    await saver.close()
+    const text = readFileSync(file, 'utf8')
+    expect(text).toMatch(/,"digest":"sha256:[0-9a-f]{64}"\}\n$/)
+    const edited = text.replace(/,\{[^{}]*"name":"Removed by hand"[^{}]*\}/, '')
+    expect(edited).not.toBe(text)
+    writeFileSync(file, edited)
+    await expect(readStateFile(file)).rejects.toThrow(
+      `State file ${file} was changed after petstore-mock wrote it: its "digest" is not the one of its content, so what it acknowledged may be missing. Restore it from a backup; or, if the change was yours, delete its "digest" field and start again.`,
+    )
+    writeFileSync(file, edited.replace(/,"digest":"sha256:[0-9a-f]{64}"/, ''))
+    expect(await pets(file)).not.toContain('Removed by hand')
+    expect(await pets(file)).toHaveLength(3)
   })
 })

@@ -99,14 +99,15 @@ function logWriter(current: () => StateLog | undefined, failed: (error: unknown)
 /**
  * Writes the snapshot of every session and drops the log lines it holds; `false` when the pets changed while it was
  * written (the log still holds every change). `inSteps`: read from the storage as it is written, copying no pets
- * (decisions/014-state-log-segments.md, "Later: the snapshot taken without a copy").
+ * (decisions/014-state-log-segments.md, "Later: the snapshot taken without a copy"). `last`: the log is removed next
+ * (a clean stop), so the snapshot names no log to continue it.
  */
-async function writeSnapshot(target: string, log: StateLog, sessions: Sessions, inSteps: boolean): Promise<boolean> {
+async function writeSnapshot(target: string, log: StateLog, sessions: Sessions, inSteps: boolean, last: boolean): Promise<boolean> {
   const mark = log.mark()
   const worlds = sessions.names().map((name) => [name, sessions.get(name) as ServerWorld] as const)
   const snapshots = new Map(worlds.map(([name, world]) => [name, inSteps ? world.snapshotInSteps() : world.snapshot()]))
   try {
-    await writeStateFile(target, { version: 1, logSeq: mark.seq, sessions: snapshots })
+    await writeStateFile(target, { version: 1, logSeq: mark.seq, log: last ? undefined : mark.id, sessions: snapshots })
   } catch (error) {
     if (error instanceof StaleSnapshotError) return false
     throw error
@@ -136,16 +137,16 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   }
   const logFailed = (error: unknown): void => fail('append a change to the log of', error)
   const { logging, flush, queueCreate, keptSinceLast, evicted } = logWriter(() => log, logFailed)
-  const compact = async (inSteps: boolean): Promise<boolean> => {
+  const compact = async (inSteps: boolean, last: boolean): Promise<boolean> => {
     if (!log) return true
     const started = performance.now()
-    if (!(await writeSnapshot(target, log, options.sessions(), inSteps))) return false
+    if (!(await writeSnapshot(target, log, options.sessions(), inSteps, last))) return false
     lastMs = performance.now() - started
     failure = undefined
     return true
   }
-  const run = (inSteps = true): Promise<boolean> => {
-    running ??= compact(inSteps).finally(() => {
+  const run = (inSteps = true, last = false): Promise<boolean> => {
+    running ??= compact(inSteps, last).finally(() => {
       running = undefined
     })
     return running
@@ -172,8 +173,10 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       return data
     },
     async load() {
-      ;({ target, log, unlock } = await openState(file, options, stores ?? new Map()))
+      const opened = await openState(file, options, stores ?? new Map())
+      ;({ target, log, unlock } = opened)
       stores = undefined
+      if (opened.stale) changed()
     },
     changed,
     evicted,
@@ -190,7 +193,7 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       await running?.catch(() => undefined)
       flush()
       // The last snapshot must be written before the log goes: a copy, if the pets change while it is written.
-      if (!(await run())) await run(false)
+      if (!(await run(true, true))) await run(false, true)
       log.close(true)
       log = undefined
       unlock()
