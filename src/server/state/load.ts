@@ -13,7 +13,8 @@ import { PetRecordSchema } from '../../schemas.js'
 import type { IndexOnlyData } from '../../store/pet-data.js'
 import type { Sessions } from '../sessions.js'
 import { readStateFile, removeLeftoverTemps, StateFileError, stateFileTarget, writeStateFile } from './file.js'
-import { type LogLine, moveAsideFix, openStateLog, readStateLog, type StateLog, segmentsOf } from './log.js'
+import { openStateLog, type StateLog } from './log.js'
+import { type LogLine, moveAsideFix, readStateLog, segmentsOf } from './log-read.js'
 
 /** The log of the state file `state` and its segments, those that exist. */
 function logFilesOf(state: string): string[] {

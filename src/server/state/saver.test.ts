@@ -11,7 +11,8 @@ import { StaleSnapshotError, type SteppedSnapshot } from '../../snapshot.js'
 import { createWorld } from '../../world/create-world.js'
 import { createSessions, type Sessions } from '../sessions.js'
 import { readStateFile, writeStateFile } from './file.js'
-import { openStateLog, readStateLog } from './log.js'
+import { openStateLog } from './log.js'
+import { readStateLog } from './log-read.js'
 import { createStateSaver } from './saver.js'
 
 const turn = (): Promise<void> => new Promise((resolve) => setImmediate(resolve))

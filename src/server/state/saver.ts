@@ -117,6 +117,50 @@ async function writeSnapshot(target: string, log: StateLog, sessions: Sessions, 
 }
 
 /**
+ * When the snapshot is rewritten: `soon()` after a change (at most every MIN_COMPACT_DELAY_MS, and never taking more
+ * than a tenth of the time), again soon when the pets changed while it was written; `now()` at once, or joins the
+ * rewrite under way. `write` reports whether it was written.
+ */
+function snapshotSchedule(write: (inSteps: boolean, last: boolean) => Promise<boolean>, failed: (error: unknown) => void) {
+  let timer: NodeJS.Timeout | undefined
+  let running: Promise<boolean> | undefined
+  let lastMs = 0
+  const now = (inSteps = true, last = false): Promise<boolean> => {
+    const started = performance.now()
+    running ??= write(inSteps, last)
+      .then((written) => {
+        if (written) lastMs = performance.now() - started
+        return written
+      })
+      .finally(() => {
+        running = undefined
+      })
+    return running
+  }
+  const soon = (): void => {
+    if (timer) return
+    timer = setTimeout(
+      () => {
+        timer = undefined
+        // Pets were replaced or removed while it was written: write it again soon.
+        now().then((written) => (written ? undefined : soon()), failed)
+      },
+      Math.max(MIN_COMPACT_DELAY_MS, 10 * lastMs),
+    )
+  }
+  return {
+    now,
+    soon,
+    /** Cancels the rewrite due, and waits for the one under way. */
+    async settle(): Promise<void> {
+      clearTimeout(timer)
+      timer = undefined
+      await running?.catch(() => undefined)
+    },
+  }
+}
+
+/**
  * @example
  * const saver = createStateSaver('/tmp/petstore.json', { fsync: false, sessions: () => sessions })
  * await saver.load()
@@ -126,9 +170,6 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   let target = file
   let log: StateLog | undefined
   let failure: string | undefined
-  let timer: NodeJS.Timeout | undefined
-  let running: Promise<boolean> | undefined
-  let lastMs = 0
   let unlock = (): void => {}
   let stores: Map<string, IndexOnlyData> | undefined = new Map() // only while the log is replayed: evicted sessions must not stay
   const fail = (what: string, error: unknown): void => {
@@ -137,33 +178,17 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
   }
   const logFailed = (error: unknown): void => fail('append a change to the log of', error)
   const { logging, flush, queueCreate, keptSinceLast, evicted } = logWriter(() => log, logFailed)
-  const compact = async (inSteps: boolean, last: boolean): Promise<boolean> => {
-    if (!log) return true
-    const started = performance.now()
-    if (!(await writeSnapshot(target, log, options.sessions(), inSteps, last))) return false
-    lastMs = performance.now() - started
-    failure = undefined
-    return true
-  }
-  const run = (inSteps = true, last = false): Promise<boolean> => {
-    running ??= compact(inSteps, last).finally(() => {
-      running = undefined
-    })
-    return running
-  }
+  const schedule = snapshotSchedule(
+    async (inSteps, last) => {
+      if (!log) return true
+      if (!(await writeSnapshot(target, log, options.sessions(), inSteps, last))) return false
+      failure = undefined
+      return true
+    },
+    (error) => fail('write the state file', error),
+  )
   const changed = (): void => {
-    if (timer || !log) return
-    timer = setTimeout(
-      () => {
-        timer = undefined
-        run().then(
-          // Pets were replaced or removed while it was written: write it again soon.
-          (written) => (written ? undefined : changed()),
-          (error: unknown) => fail('write the state file', error),
-        )
-      },
-      Math.max(MIN_COMPACT_DELAY_MS, 10 * lastMs),
-    )
+    if (log) schedule.soon()
   }
 
   return {
@@ -173,10 +198,10 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
       return data
     },
     async load() {
-      const opened = await openState(file, options, stores ?? new Map())
+      const { stale, ...opened } = await openState(file, options, stores ?? new Map())
       ;({ target, log, unlock } = opened)
       stores = undefined
-      if (opened.stale) changed()
+      if (stale) changed() // a state file that does not name its log yet names it soon
     },
     changed,
     evicted,
@@ -187,13 +212,11 @@ export function createStateSaver(file: string | undefined, options: { fsync: boo
     },
     flush: keptSinceLast,
     async close() {
-      clearTimeout(timer)
-      timer = undefined
+      await schedule.settle()
       if (!log) return
-      await running?.catch(() => undefined)
       flush()
       // The last snapshot must be written before the log goes: a copy, if the pets change while it is written.
-      if (!(await run(true, true))) await run(false, true)
+      if (!(await schedule.now(true, true))) await schedule.now(false, true)
       log.close(true)
       log = undefined
       unlock()
