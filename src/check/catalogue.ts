@@ -6,6 +6,7 @@
  * @see ../shared/spec/pet-store-service.md "Authentication", "Errors", "Exceeding the limit", "Versioning"
  */
 import { auditJournal } from '../journal/audit.js'
+import { clientRule } from '../journal/client-rules.js'
 import { SUNSET } from '../spec.js'
 import { BACKOFF_RUNS, judgeGrowth, judgeJitter } from './back-off.js'
 import { surfacedOnce, verdict } from './evidence.js'
@@ -90,11 +91,7 @@ const SUNSET_CLOCK = new Date(Date.parse(SUNSET) + 86_400_000).toISOString()
 
 export const CHECKS: readonly CheckDefinition[] = [
   {
-    id: 'auth.bearer',
-    level: 'required',
-    rule: 'Sends Authorization: Bearer <key>, and the key in no other header, cookie or query parameter.',
-    source: 'spec "Authentication"',
-    fix: 'Send the key only as "Authorization: Bearer <key>".',
+    ...clientRule('auth.bearer'),
     runs: [{ task: 'list-pets', provokes: 200 }],
     judge(runs) {
       const run = runs[0] as RunEvidence
@@ -120,20 +117,12 @@ export const CHECKS: readonly CheckDefinition[] = [
     },
   },
   {
-    id: 'auth.no-retry-401',
-    level: 'required',
-    rule: 'A 401 is surfaced, not retried.',
-    source: 'spec "Authentication" and "Errors" (401)',
-    fix: 'Treat 401 as final: raise it to the caller without retrying.',
+    ...clientRule('auth.no-retry-401'),
     runs: [{ task: 'list-pets', key: UNKNOWN_KEY, provokes: 401 }],
     judge: (runs) => surfacedOnce(runs, 'The request with an unknown key'),
   },
   {
-    id: 'errors.no-retry-4xx',
-    level: 'required',
-    rule: 'A 404 and a 400 are surfaced, not retried.',
-    source: 'spec "Endpoints" (400, 404)',
-    fix: 'Treat 400 and 404 as final: raise them without retrying.',
+    ...clientRule('errors.no-retry-4xx'),
     runs: [
       { label: '404', task: 'get-pet', petId: '999999999', provokes: 404 },
       // Names of 2 or more characters are refused in this world: the client's own body meets a 400.
@@ -142,58 +131,33 @@ export const CHECKS: readonly CheckDefinition[] = [
     judge: (runs) => surfacedOnce(runs, 'The request'),
   },
   {
-    id: 'rate.retry-after-seconds',
-    level: 'required',
-    rule: 'After a 429 with Retry-After: N (seconds), the next request comes no sooner than N s later.',
-    source: 'spec "Exceeding the limit" 2; RFC 9110 section 10.2.3',
-    fix: 'Wait the Retry-After seconds before the next request.',
+    ...clientRule('rate.retry-after-seconds'),
     runs: [banned('seconds')],
     judge: honoursRetryAfter,
   },
   {
-    id: 'rate.retry-after-date',
-    level: 'required',
-    rule: 'After a 429 whose Retry-After is an HTTP-date, the next request comes no sooner than that date.',
-    source: 'spec "Exceeding the limit" 2; RFC 9110 section 10.2.3 (HTTP-date)',
-    fix: 'Read Retry-After as seconds or as an HTTP-date (Date.parse) and wait until then.',
+    ...clientRule('rate.retry-after-date'),
     runs: [banned('http-date')],
     judge: honoursRetryAfter,
   },
   {
-    id: 'rate.stops-before-ban',
-    level: 'required',
-    rule: 'Facing 429s, the client gives up (surfaces the 429) before repeated early retries ban the key.',
-    source: 'spec "Exceeding the limit" 3',
-    fix: 'Cap the retries of a 429 and give up when Retry-After is longer than the caller can wait.',
+    ...clientRule('rate.stops-before-ban'),
     runs: [{ task: 'list-pets', scenario: { keys: keysWith({ dayUsed: 'all' }) }, provokes: 429 }],
     judge: stopsBeforeBan,
   },
   {
-    id: 'retry.backoff',
-    level: 'required',
-    rule: 'Retries of a 503 wait longer each time: exponential back-off (over 20 runs, the waits grow 1.05 times a retry at least).',
-    source: 'spec "Exceeding the limit" 3 ("Clients use exponential backoff")',
-    fix: 'Wait base * 2^(retry - 1) before each retry of a 503.',
+    ...clientRule('retry.backoff'),
     runs: BACKOFF_RUNS,
     judge: judgeGrowth,
   },
   {
-    id: 'retry.jitter',
-    level: 'recommended',
-    rule: 'The waits before retries are random: the 20 runs of retry.backoff wait differently.',
-    source:
-      'advice, not the spec: AWS Architecture Blog, "Exponential Backoff And Jitter" (clients that fail together retry together without it)',
-    fix: 'Draw each wait at random: between half the back-off and all of it ("equal jitter"), or between 0 and all of it ("full jitter").',
+    ...clientRule('retry.jitter'),
     // The same runs as retry.backoff: they run once and both checks judge them (run.ts).
     runs: BACKOFF_RUNS,
     judge: judgeJitter,
   },
   {
-    id: 'retry.idempotent-only',
-    level: 'required',
-    rule: 'A POST that met a reset connection or a 503 is not sent again.',
-    source: 'RFC 9110 section 9.2.2 (POST is not idempotent; the spec has no idempotency key)',
-    fix: 'Retry only GET (and other idempotent methods); surface a failed POST.',
+    ...clientRule('retry.idempotent-only'),
     runs: (['network-error', 'status'] as const).map((type) => ({
       label: type === 'status' ? '503' : 'reset',
       task: 'create-pet' as const,
@@ -204,20 +168,12 @@ export const CHECKS: readonly CheckDefinition[] = [
     judge: postSentOnce,
   },
   {
-    id: 'timeout.gives-up',
-    level: 'required',
-    rule: 'When no answer comes, the client gives up within its own timeout (the check waits 40 s for it).',
-    source: 'spec "Errors" (the spec promises no answer time; a client must not wait forever)',
-    fix: 'Give every request a timeout (AbortSignal.timeout) and surface it.',
+    ...clientRule('timeout.gives-up'),
     runs: [{ task: 'list-pets', scenario: { faults: [{ chaos: true, fault: { type: 'timeout' } }] }, limitMs: TIMEOUT_LIMIT_MS }],
     judge: givesUp,
   },
   {
-    id: 'lifecycle.after-sunset',
-    level: 'required',
-    rule: "After the Sunset date, GET /v1/pets/{petId}'s 410 is surfaced as an error.",
-    source: 'spec "Versioning" 3; RFC 8594 (Sunset)',
-    fix: 'Treat 410 as final and move to GET /v1/pets with the status filter.',
+    ...clientRule('lifecycle.after-sunset'),
     runs: [{ task: 'get-pet', petId: '1', scenario: { clock: { start: SUNSET_CLOCK, frozen: true } }, provokes: 410 }],
     judge: (runs) => surfacedOnce(runs, 'The request after the sunset'),
   },

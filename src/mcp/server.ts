@@ -108,7 +108,7 @@ function addPrompts(server: McpServer): void {
           `Check how a client of the Pet Store API retries, with key ${key ?? 'test-free'}:`,
           '1. reset, then exhaust_quota for the key (window minute): its next request gets 429 with Retry-After (spec "Exceeding the limit").',
           '2. Have the client make its calls against the server; then read_journal with the key to see each request, the 429s and their Retry-After.',
-          '3. audit: rate.retry-after-seconds fails when a retry came before Retry-After, retry.backoff when the waits did not grow, rate.stops-before-ban when the key was banned.',
+          '3. audit: rate.retry-after-seconds fails when a retry came before Retry-After, rate.backoff when the waits between retries of a 429 did not grow, rate.stops-before-ban when the key was banned.',
           '4. Optionally ban_key for 30 s and repeat, and set_scenario flaky to see 5xx retries (retry.idempotent-only).',
           'Summarise which rules the client keeps and which it breaks, with the request numbers as evidence.',
         ].join('\n'),

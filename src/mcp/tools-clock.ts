@@ -4,9 +4,9 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
+import { journalChecks } from '../journal/client-checks.js'
 import { DAY_MS, MINUTE_MS, SUNSET } from '../spec.js'
 import type { JournalLine, MockAdmin } from './admin.js'
-import { journalChecks } from './journal-checks.js'
 import { answer, durationSeconds, guarded } from './results.js'
 import { session } from './tools.js'
 

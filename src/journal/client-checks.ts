@@ -1,19 +1,36 @@
 /**
- * Rules of the client report card (docs/check-client.md, "The checks") that any traffic in a journal can be judged on,
- * read from the retry audit and the journal: the card provokes each one in a world of its own, this reads what the
- * session's client happened to meet. A rule the journal gives no occasion for is `not-applicable`.
+ * The client rules (./client-rules.ts) that any traffic in a journal can be judged on (`judgedBy` names `journal`),
+ * read from the retry audit and the journal: the report card provokes its rules in worlds of its own, this reads what
+ * the session's client happened to meet. A rule the journal gives no occasion for is `not-applicable`. The MCP
+ * `audit` tool answers these beside the audit they are read from.
  * @see ../shared/spec/pet-store-service.md "Errors", "Exceeding the limit"
  */
-import type { AuditReport } from '../journal/audit.js'
-import type { JournalLine } from './admin.js'
+import type { AuditReport } from './audit.js'
+import { type ClientRuleId, clientRule } from './client-rules.js'
 
-export interface JournalCheck {
-  readonly id: string
-  readonly status: 'passed' | 'failed' | 'not-applicable'
-  readonly reason: string
+/** What a check needs of a journal entry (the admin API's and the MCP tool's journal lines have it). */
+export interface JournalLine {
+  readonly seq: number
+  readonly method: string
+  readonly path: string
+  readonly status: number
+  readonly key?: string | undefined
 }
 
-const check = (id: string, status: JournalCheck['status'], reason: string): JournalCheck => ({ id, status, reason })
+export interface JournalCheck {
+  readonly id: ClientRuleId
+  readonly status: 'passed' | 'failed' | 'not-applicable'
+  readonly reason: string
+  /** The rule, as ./client-rules.ts states it. */
+  readonly rule: string
+}
+
+const check = (id: ClientRuleId, status: JournalCheck['status'], reason: string): JournalCheck => ({
+  id,
+  status,
+  reason,
+  rule: clientRule(id).rule,
+})
 
 /** Whether any request came after `entry` with the same key, method and path (a retry of it). */
 function retried(entries: readonly JournalLine[], index: number): boolean {
@@ -22,7 +39,7 @@ function retried(entries: readonly JournalLine[], index: number): boolean {
 }
 
 /** A 4xx other than 429 sent again unchanged: the spec's errors other than 429 are final. */
-function finalErrors(entries: readonly JournalLine[], status: (value: number) => boolean, id: string, what: string): JournalCheck {
+function finalErrors(entries: readonly JournalLine[], status: (value: number) => boolean, id: ClientRuleId, what: string): JournalCheck {
   const met = entries.map((entry, index) => ({ entry, index })).filter(({ entry }) => status(entry.status))
   if (met.length === 0) return check(id, 'not-applicable', `No ${what} in the journal.`)
   const again = met.find(({ index }) => retried(entries, index))
@@ -71,11 +88,11 @@ export function journalChecks(audit: AuditReport, entries: readonly JournalLine[
           limited.length === 0 ? 'No 429 in the journal.' : 'No key was banned.',
         ),
     runs.length === 0
-      ? check('retry.backoff', 'not-applicable', 'No run of two or more retries after a 429.')
+      ? check('rate.backoff', 'not-applicable', 'No run of two or more retries after a 429.')
       : runs.every((key) => key.backoffGrew)
-        ? check('retry.backoff', 'passed', 'The waits between retries grew in every run.')
+        ? check('rate.backoff', 'passed', 'The waits between retries grew in every run.')
         : check(
-            'retry.backoff',
+            'rate.backoff',
             'failed',
             `The waits did not grow for ${runs
               .filter((key) => !key.backoffGrew)
