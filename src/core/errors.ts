@@ -33,6 +33,7 @@ export const ERRORS = {
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
   too_many_event_streams: { status: 503, title: 'The server holds as many event streams as it allows' },
   too_many_admin_reads: { status: 503, title: 'The journal reads under way hold the whole admin read budget' },
+  too_many_admin_writes: { status: 503, title: 'The admin changes under way hold the whole admin write budget' },
   store_unavailable: { status: 503, title: 'The shared store (Redis) is unreachable' },
   state_file_unavailable: { status: 503, title: 'The state file (--state-file) could not be written: the change is not kept' },
   gateway_timeout: { status: 504, title: 'Gateway timeout: injected by a scenario, or the --proxy upstream did not answer in time' },

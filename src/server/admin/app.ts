@@ -19,6 +19,7 @@ import { addMetricsRoutes } from './metrics-routes.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
 import { addStateRoutes } from './state-routes.js'
 import { addUiRoutes } from './ui-routes.js'
+import { ADMIN_WRITE_MAX_BYTES, adminWriteBudget } from './write-budget.js'
 
 export interface AdminOptions extends AccessRule {
   readonly sessions: Sessions
@@ -92,7 +93,8 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.disable('x-powered-by')
   app.set('etag', false)
   app.use(guard(options))
-  app.use(express.text({ type: () => true, limit: '64mb' }))
+  app.use(adminWriteBudget(ADMIN_WRITE_MAX_BYTES))
+  app.use(express.text({ type: () => true, limit: ADMIN_WRITE_MAX_BYTES }))
   const ctx: RouteContext = {
     changed(res, value) {
       if (!options.onChange(res.locals.session as string, worldOf(res))) throw new NotKeptError()
@@ -116,7 +118,8 @@ export function createAdminApp(options: AdminOptions): express.Express {
     ),
   )
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
-    if (error.type === 'entity.too.large') return refuse(res, 'payload_too_large', 'Admin request body is larger than 64 MiB.')
+    if (error.type === 'entity.too.large')
+      return refuse(res, 'payload_too_large', `Admin request body is larger than ${ADMIN_WRITE_MAX_BYTES / 1024 / 1024} MiB.`)
     if (error instanceof NotKeptError) return refuse(res, 'state_file_unavailable', notKeptMessage('change'))
     if (error instanceof StoreUnavailableError) {
       res.set('retry-after', '1')
