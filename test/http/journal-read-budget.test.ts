@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest'
-import { READ_SHARE_BYTES } from '../../src/server/admin/journal-reads.js'
+import { READ_SHARE_BYTES } from '../../src/server/admin/admin-reads.js'
 import { auth, closeServers, eventually, startServer } from './support.js'
 
 const SESSION = { 'x-mock-session': 'budget' }

@@ -7,7 +7,7 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { BODY_PREFIX_CHARS } from '../../src/journal/journal.js'
-import { READ_MAX_BYTES } from '../../src/server/admin/journal-reads.js'
+import { READ_MAX_BYTES } from '../../src/server/admin/admin-reads.js'
 import { auth, closeServers, startServer } from './support.js'
 
 const SESSION = { 'x-mock-session': 'nul-bodies' }

@@ -6,7 +6,7 @@
  */
 import { connect, type Socket } from 'node:net'
 import { afterAll, describe, expect, it } from 'vitest'
-import { READ_SHARE_BYTES } from '../../src/server/admin/journal-reads.js'
+import { READ_SHARE_BYTES } from '../../src/server/admin/admin-reads.js'
 import { closeServers, eventually, startServer } from './support.js'
 
 afterAll(closeServers)

@@ -9,9 +9,9 @@ import type { ServerWorld } from '../../world/create-world.js'
 import type { ServerMetrics } from '../metrics.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
+import type { AdminReads } from './admin-reads.js'
 import { type RouteContext, refuse, worldOf } from './common.js'
 import type { EventStreams } from './event-streams.js'
-import type { AdminReads } from './journal-reads.js'
 import { addKeyRoutes } from './key-routes.js'
 import { addLiveRoutes } from './live-routes.js'
 import { addMcpRoute } from './mcp-route.js'
@@ -36,7 +36,7 @@ export interface AdminOptions extends AccessRule {
   readonly degraded: () => string | undefined
   /** The open event streams, which the server ends when it closes. */
   readonly streams: EventStreams
-  /** The journal reads under way: their shared budget and their turns (journal-reads.ts). */
+  /** The journal reads under way: their shared budget and their turns (admin-reads.ts). */
   readonly reads: AdminReads
   /** Why the shared store (`--redis`) is unreachable, if it is: changes are refused before they touch anything. */
   readonly storeProblem?: () => string | undefined

@@ -16,9 +16,9 @@ import type { Request, Response } from 'express'
 import { stringifyJson } from '../../core/json.js'
 import type { ServerWorld } from '../../world/create-world.js'
 import { clockView } from '../../world/events.js'
+import { type AdminReads, chunkWriter } from './admin-reads.js'
 import { refuse, worldOf } from './common.js'
 import { type EventStreams, frame, MAX_EVENT_STREAMS } from './event-streams.js'
-import { type AdminReads, chunkWriter } from './journal-reads.js'
 
 export { MAX_EVENT_STREAMS }
 

@@ -1,13 +1,13 @@
 /**
  * `GET /__mock/requests` (pages of the journal) and `GET /__mock/requests.har` (the journal as HAR): their query
- * (filters and one cursor), and their answers streamed entry by entry under a byte ceiling (journal-reads.ts).
+ * (filters and one cursor), and their answers streamed entry by entry under a byte ceiling (admin-reads.ts).
  */
 import type { Request, Response } from 'express'
 import { harEntry, harFrame } from '../../journal/har.js'
 import type { JournalFilter } from '../../journal/journal.js'
 import { entryView, viewJson } from '../../journal/view.js'
+import { type AdminReads, type JournalRead, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './admin-reads.js'
 import { refuse, worldOf } from './common.js'
-import { type AdminReads, type JournalRead, type PageExtent, READ_MAX_BYTES, streamJournalRead } from './journal-reads.js'
 
 function journalFilter(query: Request['query']): JournalFilter | string {
   const filter: JournalFilter = {}

@@ -6,11 +6,11 @@ import { createRequire } from 'node:module'
 import type { Express, Response } from 'express'
 import { entryView, viewJson } from '../../journal/view.js'
 import type { Sessions } from '../sessions.js'
+import type { AdminReads } from './admin-reads.js'
 import { refuse, worldOf } from './common.js'
 import { eventStreamRoute } from './event-stream.js'
 import type { EventStreams } from './event-streams.js'
 import { harRoute } from './journal-pages.js'
-import type { AdminReads } from './journal-reads.js'
 
 /** The package's version, for the HAR's `creator`: its own package.json, through the package's `./package.json` export. */
 export function packageVersion(): string {

@@ -7,9 +7,9 @@ import { plainMessage, StoreUnavailableError } from '../../core/errors.js'
 import { openApiDocument } from '../../openapi.js'
 import { listScenarios } from '../../scenarios/catalogue.js'
 import type { Sessions } from '../sessions.js'
+import type { AdminReads } from './admin-reads.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
 import { journalPageRoute } from './journal-pages.js'
-import type { AdminReads } from './journal-reads.js'
 
 /**
  * @example

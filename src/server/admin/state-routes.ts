@@ -6,8 +6,8 @@ import { toEpochMs } from '../../clock.js'
 import { plainMessage } from '../../core/errors.js'
 import { snapshotPieces } from '../../snapshot.js'
 import { clockView } from '../../world/events.js'
+import { type AdminReads, streamPieces } from './admin-reads.js'
 import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
-import { type AdminReads, streamPieces } from './journal-reads.js'
 
 /**
  * @example

@@ -1,6 +1,6 @@
 /**
- * The admin API's reads of a journal (`GET /__mock/requests`, `GET /__mock/requests.har`, the event stream's replay),
- * bounded by construction (decision 020; docs/spec-decisions.md rows 59 and 60):
+ * The admin API's reads of stored data: a journal (`GET /__mock/requests`, `GET /__mock/requests.har`, the event
+ * stream's replay) and a world's state (`GET /__mock/state`, `streamPieces`), bounded by construction (decision 020; docs/spec-decisions.md rows 59 and 60):
  *
  * - written entry by entry in chunks, each sent once the client took the one before: a read holds a chunk or two,
  *   never its whole answer, and a client that takes nothing for `stallMs` is cut off (its socket destroyed);
