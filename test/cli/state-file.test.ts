@@ -184,9 +184,13 @@ describe('state file of the CLI', () => {
             }
           }
         }
+        const before = acknowledged.length
         const drivers = [0, 1, 2, 3].map(drive)
-        // A random moment: before the first snapshot (1 s after the first change) or while snapshots follow one another.
-        await sleep(100 + Math.floor(Math.random() * 1_500))
+        // Some creates answered first, however slow the machine (a busy one answered 65 in four rounds of a fixed
+        // time), then a random moment: before the first snapshot (1 s after the first change) or while snapshots follow
+        // one another.
+        await eventually(async () => (acknowledged.length - before >= 30 ? true : undefined))
+        await sleep(Math.floor(Math.random() * 1_500))
         cli.child.kill('SIGKILL')
         expect((await cli.exited).signal).toBe('SIGKILL')
         stop = true
