@@ -59,7 +59,11 @@ export interface MockAdmin {
   journal(query: JournalQuery, session?: string): Promise<readonly JournalLine[]>
   audit(session?: string): Promise<AuditReport>
   /** `GET /__mock/state` as JSON text (ids exact). */
-  exportState(session?: string): Promise<string>
+  /**
+   * With `maxChars`: `undefined` when the text is longer, known as soon as it is: the read stops there, so a state too
+   * large to answer is never built whole.
+   */
+  exportState(session?: string, maxChars?: number): Promise<string | undefined>
   /** `PUT /__mock/state`. */
   importState(text: string, session?: string): Promise<void>
   /** `GET /__mock/openapi.json`. */

@@ -66,7 +66,21 @@ export function createHttpAdmin(target: HttpAdminTarget): MockAdmin {
       return entries.map(lineOf) as JournalLine[]
     },
     audit: (session) => json<AuditReport>('GET', '/__mock/audit', session),
-    exportState: async (session) => (await call('GET', '/__mock/state', session)).text(),
+    exportState: async (session, maxChars = Number.POSITIVE_INFINITY) => {
+      const body = (await call('GET', '/__mock/state', session)).body
+      if (body === null) return ''
+      // Read as it streams, and let go of the rest once it is longer than asked for.
+      const decoder = new TextDecoder()
+      let text = ''
+      for await (const chunk of body) {
+        text += decoder.decode(chunk, { stream: true })
+        if (text.length > maxChars) {
+          await body.cancel().catch(() => undefined)
+          return undefined
+        }
+      }
+      return text + decoder.decode()
+    },
     importState: async (text, session) => void (await call('PUT', '/__mock/state', session, text)),
     openapi: () => json('GET', '/__mock/openapi.json', undefined),
   }

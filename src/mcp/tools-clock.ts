@@ -160,9 +160,9 @@ export function addStateTools(server: McpServer, admin: MockAdmin): void {
       annotations: { readOnlyHint: true },
     },
     guarded(async (args) => {
-      const text = await admin.exportState(args.session)
-      if (text.length > STATE_MAX_CHARS)
-        throw new Error(`The state is ${text.length} characters, over ${STATE_MAX_CHARS}: read it with GET /__mock/state instead.`)
+      const text = await admin.exportState(args.session, STATE_MAX_CHARS)
+      if (text === undefined)
+        throw new Error(`The state is over ${STATE_MAX_CHARS} characters: read it with GET /__mock/state instead, which streams it.`)
       return {
         content: [
           { type: 'text' as const, text: 'The state, as GET /__mock/state answers it:' },

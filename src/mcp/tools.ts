@@ -147,7 +147,7 @@ export function addPetTools(server: McpServer, admin: MockAdmin): void {
       },
     },
     guarded(async (args) => {
-      const parsed = parseJson(await admin.exportState(args.session))
+      const parsed = parseJson((await admin.exportState(args.session)) ?? '')
       if (!parsed.ok) throw new Error(`The state could not be read: ${parsed.message}`)
       const state = parsed.value as { pets: { id: bigint }[]; nextId: bigint }
       const first = BigInt(state.nextId)

@@ -7,7 +7,7 @@ import { notKeptMessage, SESSION_NAME_RULE } from '../core/refusals.js'
 import type { JournalEntry } from '../journal/journal.js'
 import { openApiDocument } from '../openapi.js'
 import { listScenarios } from '../scenarios/catalogue.js'
-import { stringifySnapshot } from '../snapshot.js'
+import { snapshotPieces } from '../snapshot.js'
 import type { ServerWorld } from '../world/create-world.js'
 import { clockView } from '../world/events.js'
 import { startKey } from '../world/key-start.js'
@@ -103,10 +103,16 @@ export function createWorldAdmin(parts: WorldAdminParts): MockAdmin {
         .journal.page(filter as never, { limit, after, before })
         .entries.map(lineOf),
     audit: async (session) => of(session).audit(),
-    exportState: async (session) => {
+    exportState: async (session, maxChars = Number.POSITIVE_INFINITY) => {
       const world = of(session)
       await world.ready()
-      return stringifySnapshot(world.snapshot())
+      // GET /__mock/state's text, piece by piece (a thousand pets each).
+      let text = ''
+      for (const piece of snapshotPieces(world.snapshot())) {
+        text += piece
+        if (text.length > maxChars) return undefined
+      }
+      return text
     },
     importState: (text, session) =>
       attempt(async () => {
