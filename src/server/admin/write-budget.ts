@@ -44,10 +44,8 @@ export function adminWriteBudget(maxBytes: number) {
       return
     }
     held += bytes
-    let given = false
-    res.on('close', () => {
-      if (given) return
-      given = true
+    // A response closes once, whether it finished or its client went away.
+    res.once('close', () => {
       held -= bytes
     })
     next()

@@ -126,8 +126,9 @@ function snapshotSchedule(write: (inSteps: boolean, last: boolean) => Promise<bo
   let running: Promise<boolean> | undefined
   let lastMs = 0
   const now = (inSteps = true, last = false): Promise<boolean> => {
+    if (running) return running
     const started = performance.now()
-    running ??= write(inSteps, last)
+    running = write(inSteps, last)
       .then((written) => {
         if (written) lastMs = performance.now() - started
         return written
