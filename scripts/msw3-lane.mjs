@@ -6,14 +6,11 @@
  * repository with its node_modules and its built dist/ into a temporary folder, installs msw 3 there, and with that
  * Node:
  *   1. type-checks src/ against msw 3 (tsc -p tsconfig.build.json --noEmit);
- *   2. runs vitest on one of three selections:
+ *   2. runs vitest on one of two selections:
  *      - default: the shared conformance suite in-process (test/in-process/conformance.test.ts);
- *      - --runtime-checks (what `npm test` runs): what can differ between runtimes: the conformance suite in every
- *        host (in-process, express, HTTP, Redis replicas, Chromium), the CLI as a process, the browser files where
- *        msw or the bundler is at work (example, bundle, the panel in a page), the examples, the packed tarball
- *        installed with msw 3 (PETSTORE_TARBALL when set, packed by `npm test` once; otherwise the package test
- *        packs), and the Dockerfile's runtime stage (its image is Node 24);
- *      - --all: every vitest project but `package`;
+ *      - --all (what `npm test` runs: today's lane, scripts/lanes.mjs): every vitest project, the `package` one
+ *        included when PETSTORE_TARBALL names the tarball `npm test` packed (it is installed with msw 3 and vitest 5;
+ *        without it the package test would pack and install with package.json's msw 2, so it is left out);
  * then prints a summary (Node and msw versions, files and tests per project, times), exits 1 when anything failed
  * and removes the temporary folder (also on SIGINT/SIGTERM). The repository itself is never changed.
  * The prepared Node and node_modules (the repository's, with msw 3 and vitest 5) are kept for the next run in
@@ -23,7 +20,7 @@
  * Linux and macOS (npm has no Windows Node binary package of that shape).
  *
  *   npm run test:msw3                    # Node 22 (msw 3's minimum), msw 3: conformance suite, about a minute
- *   npm run test:node24                  # = --node 24 --runtime-checks, the last step of `npm test`
+ *   npm run test:node24                  # = --node 24 --all, today's lane of `npm test`
  *   npm run test:msw3 -- --node 26 --msw 3.0.5 --all --keep
  *   npm run test:msw3 -- --vitest repo     # the repository's vitest instead of vitest 5
  *   npm run test:node24 -- --fresh         # without the prepared copy of the last run
@@ -35,7 +32,6 @@ import { constants, tmpdir } from 'node:os'
 import { basename, delimiter, dirname, join, relative, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
-import { BOTH_LANES, NODE24_ONLY } from './lanes.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const { values } = parseArgs({
@@ -44,7 +40,6 @@ const { values } = parseArgs({
     msw: { type: 'string', default: '3' },
     vitest: { type: 'string', default: '5' },
     all: { type: 'boolean', default: false },
-    'runtime-checks': { type: 'boolean', default: false },
     keep: { type: 'boolean', default: false },
     fresh: { type: 'boolean', default: false },
   },
@@ -167,7 +162,13 @@ async function main() {
   if (Number(/^v(\d+)/.exec(nodeVersion)?.[1]) < 22) throw new Error(`msw 3 needs Node 22 or later, got ${nodeVersion}.`)
   step(`${nodeCached ? 'Node of the last run:' : 'npm install'} ${nodePackage}@${values.node} (${nodeVersion})`, true, since)
   // npm and every script of the copy run on that Node: its directory first on PATH.
-  const env = { ...baseEnv, PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}` }
+  // NODE_COMPILE_CACHE (Node 22+): the hundreds of CLI processes the tests start reuse V8's compiled code of the
+  // modules they load (checked against each file's content), kept beside the prepared Node for the next run.
+  const env = {
+    ...baseEnv,
+    PATH: `${dirname(node)}${delimiter}${process.env.PATH ?? ''}`,
+    NODE_COMPILE_CACHE: join(entry, 'compile-cache'),
+  }
 
   since = Date.now()
   const cachedModules = join(entry, 'node_modules')
@@ -218,21 +219,17 @@ async function main() {
   step('tsc -p tsconfig.build.json --noEmit (src/)', tsc === 0, since)
 
   since = Date.now()
-  // --all: every project but `package`: without PETSTORE_TARBALL it would pack and install with package.json's msw 2.
-  // --runtime-checks: the files whose outcome depends on the runtime, msw or Chromium, and those run once, here
-  // (scripts/lanes.mjs); the package test installs the tarball with this lane's msw and vitest (PETSTORE_CONSUMER_*).
-  const RUNTIME_CHECKS = [...BOTH_LANES, ...NODE24_ONLY]
+  // --all: every project; `package` only with the tarball `npm test` packed (see the header).
+  const withPackage = Boolean(process.env.PETSTORE_TARBALL)
   const selection = values.all
-    ? ['--project=!package']
-    : values['runtime-checks']
-      ? RUNTIME_CHECKS
-      : ['--project', 'in-process', 'test/in-process/conformance.test.ts']
+    ? withPackage
+      ? []
+      : ['--project=!package']
+    : ['--project', 'in-process', 'test/in-process/conformance.test.ts']
   log(
     values.all
-      ? 'every vitest project but package'
-      : values['runtime-checks']
-        ? `what can differ between runtimes: ${RUNTIME_CHECKS.join(', ')}`
-        : 'shared conformance suite, in-process (msw setupServer and petStore.fetch)',
+      ? `every vitest project${withPackage ? '' : ' but package (no PETSTORE_TARBALL)'}`
+      : 'shared conformance suite, in-process (msw setupServer and petStore.fetch)',
   )
   const report = join(work, 'vitest.json')
   const code = await run(
@@ -284,8 +281,7 @@ async function main() {
     )
   }
   for (const f of result.failures ?? []) process.stdout.write(`FAILED ${f.file} > ${f.test}: ${f.message}\n`)
-  if (!values.all && !values['runtime-checks'])
-    process.stdout.write('Only the conformance suite in-process ran: --runtime-checks or --all run more.\n')
+  if (!values.all) process.stdout.write('Only the conformance suite in-process ran: --all runs every project.\n')
   return ok
 }
 

@@ -9,21 +9,23 @@
  *                 and `biome check`
  *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; arethetypeswrong and publint read it, and
  *                 the `package` vitest project installs the same tarball (PETSTORE_TARBALL), so nothing builds twice
- *   4. vitest     every project on the machine's Node (the oldest supported lane), and beside it
- *      node 24    scripts/msw3-lane.mjs: Node 24 and msw 3 run what can differ between runtimes (decisions/019):
- *                 the conformance suite in every host, the CLI as a process, the package, the browser, the examples
+ *   4. today's    scripts/msw3-lane.mjs --all: every vitest project on Node 24, msw 3 and vitest 5, the tools users
+ *      lane       arrive with (decisions/019); and beside it
+ *      oldest     the machine's Node (20) with the repository's msw 2.12 and vitest 4, the oldest we support, on what a
+ *      lane       user of those meets (scripts/lanes.mjs): the conformance suite in the Node hosts, msw 2's worker in
+ *                 Chromium, the tarball installed and run, the docs' code blocks, the example suite
  *
  * It stops at the first failing step, and always ends with a table of each step's and each vitest project's time.
  *
  *   npm test
- *   npm test -- --skip-lane       # steps 1-4 only
+ *   npm test -- --skip-lane       # steps 1-3, then every project on the machine's Node only
  *   npm run test:quick            # unit, in-process, express, scenarios, architecture: no build, no browser
  */
 import { spawn } from 'node:child_process'
 import { closeSync, existsSync, mkdirSync, openSync, readdirSync, readFileSync, rmSync } from 'node:fs'
 import { dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
-import { NODE24_ONLY } from './lanes.mjs'
+import { OLDEST_LANE } from './lanes.mjs'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
 const PACK_DIR = join(ROOT, '.tmp', 'pack')
@@ -70,7 +72,7 @@ function summary() {
   for (const row of rows) lines.push(`| ${row.label} | ${seconds(row.time)} | ${row.ok ? 'pass' : 'FAIL'} |`)
   if (existsSync(VITEST_REPORT)) {
     const { projects, files, failures } = JSON.parse(readFileSync(VITEST_REPORT, 'utf8'))
-    lines.push('', 'vitest projects on this Node (time: the sum of their files, which run side by side):')
+    lines.push('', `vitest projects on this Node, ${process.versions.node} (time: the sum of their files, which run side by side):`)
     lines.push('| Project | Files | Passed | Failed | Skipped | Time |', '|---|---:|---:|---:|---:|---:|')
     const total = { passed: 0, failed: 0, skipped: 0 }
     for (const [name, p] of Object.entries(projects)) {
@@ -142,29 +144,31 @@ async function main() {
     'run',
     '--reporter=dot',
     `--reporter=${join(ROOT, 'scripts', 'lane-reporter.mjs')}`,
-    // What runs once, in the Node 24 lane (scripts/lanes.mjs, decisions/019), runs here only without that lane.
-    ...(skipLane ? [] : NODE24_ONLY.map((file) => `--exclude=${file}`)),
+    // With today's lane beside it, the oldest tools run their own files only (scripts/lanes.mjs, decisions/019).
+    ...(skipLane ? [] : OLDEST_LANE),
   ]
   // The two lanes run side by side: their files mostly wait on sockets, processes and Chromium, and use free ports
-  // and folders of their own (the lane works in a temporary copy). The lane's output goes to a file, printed after.
+  // and folders of their own (today's lane works in a temporary copy). Its output goes to a file, printed after.
   const laneLog = join(ROOT, '.tmp', 'node24-lane.log')
   const steps = [
     {
-      label: `vitest, every project (Node ${process.versions.node})`,
+      label: skipLane
+        ? `vitest, every project (Node ${process.versions.node})`
+        : `oldest lane: vitest (Node ${process.versions.node}, msw 2)`,
       command: node,
       args: vitest,
-      // The docs' shell blocks (the server's command line) run once, in the Node 24 lane: today's tools, which a
-      // user following the docs installs (test/package/doc-blocks.test.ts, decisions/019).
+      // The docs' shell blocks (the server's command line) run once, in today's lane: the tools a user following the
+      // docs installs (test/package/doc-blocks.test.ts, decisions/019).
       env: { ...env, LANE_REPORT: VITEST_REPORT, ...(skipLane ? {} : { PETSTORE_DOCS_SHELL: 'skip' }) },
     },
   ]
   if (!skipLane) {
-    const lane = ['scripts/msw3-lane.mjs', '--node', '24', '--runtime-checks']
-    steps.push({ label: 'Node 24 + msw 3 lane (scripts/msw3-lane.mjs)', command: node, args: lane, env, log: laneLog })
+    const lane = ['scripts/msw3-lane.mjs', '--node', '24', '--all']
+    steps.push({ label: "today's lane: Node 24 + msw 3 + vitest 5, every project", command: node, args: lane, env, log: laneLog })
   }
   const ok = await stage(steps)
   if (!skipLane && existsSync(laneLog)) {
-    log(`Node 24 + msw 3 lane, its output (${laneLog}):`)
+    log(`today's lane (Node 24 + msw 3 + vitest 5), its output (${laneLog}):`)
     process.stdout.write(readFileSync(laneLog, 'utf8'))
   }
   return ok
