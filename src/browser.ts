@@ -134,7 +134,7 @@ export async function startPetStoreWorker(options: PetStoreWorkerOptions = {}): 
       removePanel?.()
     },
   }
-  const removePanel = panel ? await addPanel(petStore, { useScenario: handle.useScenario, reset: handle.reset, changed: save }) : undefined
+  const removePanel = panel ? await addPanel(petStore, { changed: save }) : undefined
   if (exposeOnWindow && typeof window !== 'undefined') {
     ;(window as unknown as { petStore: unknown }).petStore = Object.assign(Object.create(petStore) as PetStore, {
       reset: handle.reset,

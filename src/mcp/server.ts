@@ -5,8 +5,8 @@
 import { readFile } from 'node:fs/promises'
 import { McpServer, ResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
+import type { MockAdmin } from '../admin/operations.js'
 import { stringifyJson } from '../core/json.js'
-import type { MockAdmin } from './admin.js'
 import { addKeyTools, addPetTools, addScenarioTools } from './tools.js'
 import { addClockTools, addJournalTools, addStateTools } from './tools-clock.js'
 

@@ -4,9 +4,10 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
+import type { MockAdmin } from '../admin/operations.js'
 import { journalChecks } from '../journal/client-checks.js'
 import { DAY_MS, MINUTE_MS, SUNSET } from '../spec.js'
-import type { JournalLine, MockAdmin } from './admin.js'
+import { type JournalLine, lineOf } from './journal-lines.js'
 import { answer, durationSeconds, guarded } from './results.js'
 import { session } from './tools.js'
 
@@ -71,7 +72,7 @@ async function searchJournal(
   const found: JournalLine[] = []
   let before: number | undefined
   for (;;) {
-    const page = await admin.journal({ ...query, before, limit: JOURNAL_MAX }, session)
+    const page = (await admin.journal({ ...query, before, limit: JOURNAL_MAX }, session)).map(lineOf)
     for (let i = page.length - 1; i >= 0; i--) {
       const entry = page[i] as JournalLine
       if (search.older(entry)) return found.reverse()
@@ -112,7 +113,7 @@ export function addJournalTools(server: McpServer, admin: MockAdmin): void {
       const tail = args.key?.slice(-4)
       const entries =
         tail === undefined && from === undefined
-          ? [...(await admin.journal({ ...query, after, limit: args.limit }, args.session))]
+          ? (await admin.journal({ ...query, after, limit: args.limit }, args.session)).map(lineOf)
           : await searchJournal(admin, query, args.session, {
               limit: args.limit,
               matches: (entry) =>

@@ -5,11 +5,11 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
+import type { MockAdmin } from '../admin/operations.js'
 import { parseJson, stringifyJson } from '../core/json.js'
 import type { KeyStatus } from '../core/key-status.js'
 import { PET_STATUSES } from '../schemas.js'
 import { generatePets } from '../store/seed.js'
-import type { MockAdmin } from './admin.js'
 import { answer, guarded } from './results.js'
 
 /** The `session` argument of every tool: the admin API's `X-Mock-Session`. */
@@ -111,8 +111,8 @@ export function addScenarioTools(server: McpServer, admin: MockAdmin): void {
     },
     guarded(async (args) => {
       const name = await admin.useScenario(args.name, args.session)
-      const timeline = (await admin.timeline(args.session)) as { stages?: unknown[] }
-      const stages = timeline.stages?.length ?? 0
+      const timeline = await admin.timeline(args.session)
+      const stages = timeline.stages.length
       return answer(`Scenario ${name} started${stages > 0 ? `, with a timeline of ${stages} stages` : ''}.`, { scenario: name, timeline })
     }),
   )

@@ -44,7 +44,7 @@ export function clockView(source: PanelSource, notify: Notify): ClockView {
     mode.textContent = modeText(clock)
   }
   /** Moves the clock, then shows it read again: the display follows at once, without waiting for the event stream. */
-  const move = (label: string, change: () => Promise<void>, done: string) =>
+  const move = (label: string, change: () => Promise<unknown>, done: string) =>
     act(notify, done, `Could not ${label}`, async () => {
       await change()
       show(await source.clock())
@@ -123,7 +123,7 @@ export function stateView(source: PanelSource, notify: Notify): HTMLElement {
       { class: 'buttons' },
       acting('Reset', 'Session reset to its seed: pets, ids, counters, bans and journal.', 'Could not reset', () => source.reset()),
       acting('Export state', 'State exported.', 'Could not export the state', async () =>
-        download(`petstore-mock-${source.session}-${stamp()}.json`, await source.exportState()),
+        download(`petstore-mock-${source.session}-${stamp()}.json`, (await source.exportState()) ?? ''),
       ),
       acting('Export HAR', 'Journal exported as HAR.', 'Could not export the HAR', async () =>
         download(`petstore-mock-${source.session}-${stamp()}.har`, await source.har()),

@@ -3,7 +3,9 @@
  * read with `fetch` so the admin token (when the server has one) travels as a header, never in a URL.
  * Reconnects with backoff and sends `Last-Event-ID`, so no request is missed across a drop.
  */
-import type { ClockRow, KeyRow, PanelEvent, PanelSource, RequestDetail, RequestRow, ScenarioRow, TimelineRow } from './types.js'
+import { createHttpAdmin } from '../admin/http-admin.js'
+import { panelOperations } from './operations.js'
+import type { PanelEvent, PanelSource } from './types.js'
 
 export interface HttpSourceOptions {
   /** The server's origin; default: the page's own. */
@@ -13,22 +15,8 @@ export interface HttpSourceOptions {
   readonly token?: string | undefined
 }
 
-/**
- * What an admin call that failed answered, carried as the `cause` of the Error it throws. Not a class of the package's
- * error base (`PetStoreMockError`): the panel's modules are served to the browser as they are and import nothing
- * outside src/panel (test/architecture/structure.test.ts), and a second error class of their own would be another
- * base beside it.
- */
-export interface AdminFailure {
-  readonly status: number
-  readonly code: string | undefined
-}
-
-/** The answer of the admin call that threw `error`, or undefined for any other error. */
-export function adminFailure(error: unknown): AdminFailure | undefined {
-  const cause = error instanceof Error ? (error.cause as Partial<AdminFailure> | undefined) : undefined
-  return typeof cause?.status === 'number' ? { status: cause.status, code: cause.code } : undefined
-}
+/** The answer of the admin call that threw `error` (src/admin/operations.ts), or undefined for any other error. */
+export { adminFailure } from '../admin/operations.js'
 
 /** One parsed server-sent event. */
 interface Frame {
@@ -68,33 +56,16 @@ const EVENTS = new Set(['request', 'quota', 'clock', 'scenario', 'reset', 'state
  */
 export function createHttpSource(options: HttpSourceOptions): PanelSource {
   const origin = options.origin ?? location.origin
+  const admin = createHttpAdmin({ url: origin, token: options.token, session: options.session })
   const headers: Record<string, string> = { 'x-mock-session': options.session }
   if (options.token) headers['authorization'] = `Bearer ${options.token}`
-
-  const call = async (method: string, path: string, body?: unknown): Promise<Response> => {
-    const init: RequestInit = { method, headers: { ...headers }, cache: 'no-store' }
-    if (body !== undefined) {
-      init.body = typeof body === 'string' ? body : JSON.stringify(body)
-      ;(init.headers as Record<string, string>)['content-type'] = 'application/json'
-    }
-    const response = await fetch(`${origin}${path}`, init)
-    if (!response.ok) {
-      const error = (await response.json().catch(() => ({}))) as { code?: string; message?: string }
-      const failure: AdminFailure = { status: response.status, code: error.code }
-      throw new Error(error.message ?? `${method} ${path} answered ${response.status}.`, { cause: failure })
-    }
-    return response
-  }
-  const json = async <T>(path: string): Promise<T> => (await call('GET', path)).json() as Promise<T>
-  const text = async (path: string): Promise<string> => (await call('GET', path)).text()
-  const done = (method: string, path: string, body?: unknown): Promise<void> => call(method, path, body).then(() => undefined)
 
   // Where the API lives: `/__mock/health` says (a server started with `--base-url /api/v1` serves it there), read
   // with the first page of requests, before the table can be empty and show the first-request hint.
   let basePath = '/v1'
   let health: Promise<void> | undefined
   const readBasePath = () =>
-    (health ??= json<{ basePath?: string }>('/__mock/health').then(
+    (health ??= admin.health().then(
       (answer) => {
         basePath = answer.basePath ?? basePath
       },
@@ -104,40 +75,17 @@ export function createHttpSource(options: HttpSourceOptions): PanelSource {
   return {
     label: origin,
     session: options.session,
-    sessions: () => json<string[]>('/__mock/sessions'),
+    sessions: () => admin.sessions(),
     firstRequest(key) {
       const header = (value: string) => `-H '${value}' `
       const session = options.session === 'default' ? '' : header(`X-Mock-Session: ${options.session}`)
       return `curl ${key ? header(`Authorization: Bearer ${key}`) : ''}${session}${origin}${basePath}/pets`
     },
-    requests: async (limit) => {
+    ...panelOperations(admin),
+    async journal(query) {
       await readBasePath()
-      return (await json<RequestRow[]>(`/__mock/requests?limit=${limit}`)).reverse()
+      return admin.journal(query)
     },
-    async request(seq) {
-      try {
-        return await json<RequestDetail>(`/__mock/requests/${seq}`)
-      } catch (error) {
-        if (adminFailure(error)?.status === 404) return undefined
-        throw error
-      }
-    },
-    keys: () => json<KeyRow[]>('/__mock/keys'),
-    scenarios: () => json<ScenarioRow[]>('/__mock/scenarios'),
-    clock: () => json<ClockRow>('/__mock/clock'),
-    async timeline() {
-      // Without a timeline the server answers `{ scenario, current: null, stages: [] }` (src/server/admin/routes.ts).
-      const answer = await json<TimelineRow | { stages: [] }>('/__mock/timeline')
-      return answer.stages.length > 0 ? (answer as TimelineRow) : null
-    },
-    useScenario: (name) => done('PUT', '/__mock/scenario', { name }),
-    advanceClock: (seconds) => done('POST', '/__mock/clock', { advanceSeconds: seconds }),
-    setClock: (moment) => done('POST', '/__mock/clock', { set: moment }),
-    realTime: () => done('POST', '/__mock/clock', { real: true }),
-    reset: () => done('POST', '/__mock/reset'),
-    exportState: () => text('/__mock/state'),
-    importState: (state) => done('PUT', '/__mock/state', state),
-    har: () => text('/__mock/requests.har'),
     subscribe: (listener) => followEvents(`${origin}/__mock/events`, headers, listener),
   }
 }

@@ -163,7 +163,8 @@ export function requestsView(source: PanelSource, notify: (message: string, erro
       arriving.add(arrived)
       let loaded: RequestRow[]
       try {
-        loaded = await source.requests(MAX_ROWS)
+        // The journal answers newest last; the table shows newest first.
+        loaded = [...(await source.journal({ limit: MAX_ROWS }))].reverse()
       } finally {
         arriving.delete(arrived)
       }

@@ -58,7 +58,7 @@ function optionOf(scenario: ScenarioRow): HTMLOptionElement {
 export function scenarioView(source: PanelSource, notify: (message: string, error?: boolean) => void) {
   const select = h('select')
   const description = h('p', { class: 'muted', 'aria-live': 'polite' })
-  let scenarios: ScenarioRow[] = []
+  let scenarios: readonly ScenarioRow[] = []
   const describe = () => {
     const chosen = scenarios.find((scenario) => scenario.name === select.value)
     replace(

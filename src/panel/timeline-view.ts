@@ -192,7 +192,10 @@ export function timelineView(source: PanelSource, notify: Notify) {
     verdict.textContent = verdictText(view.verdict)
     verdict.className = `verdict ${view.verdict.ok ? 'ok' : 'bad'}`
   }
-  const load = oneAtATime(async () => show(await source.timeline()))
+  const load = oneAtATime(async () => {
+    const view = await source.timeline()
+    show(view.stages.length > 0 ? (view as TimelineRow) : null)
+  })
   // A running clock (real time, `--clock-speed`) moves on between events: the marker follows it each second, and the
   // strip is read again once the clock enters another stage (the world marks the current stage, docs/scenarios.md).
   const tick = setInterval(() => {

@@ -3,12 +3,14 @@
  * (`http-source.ts`), or the world in the page itself (`world-source.ts`). The panel (`panel.ts`) knows only this
  * interface. Types only: nothing here exists at run time.
  */
+import type { MockAdmin } from '../admin/operations.js'
 import type { KeyStatus } from '../core/key-status.js'
 import type { JournalSummary } from '../journal/entry.js'
 import type { JournalEntryView } from '../journal/view.js'
 import type { ScenarioListing } from '../scenarios/catalogue.js'
 import type { ClockView } from '../world/events.js'
 import type { TimelineView } from '../world/timeline.js'
+import type { PanelOperation } from './operations.js'
 
 /** A journal entry as the Requests table shows it: the event stream's `request` data. */
 export type RequestRow = JournalSummary
@@ -40,38 +42,22 @@ export type PanelEvent =
   /** The source lost its connection (`connected: false`) or has it again (then the panel reloads everything). */
   | { readonly type: 'connection'; readonly data: { readonly connected: boolean; readonly message?: string } }
 
-export interface PanelSource {
+/**
+ * The panel's data: the admin operations it offers (`surfaces: ['panel']` in src/admin/operations.ts), over the server's
+ * admin API or the world in the page, each acting on the panel's session; and what only a panel needs.
+ */
+export interface PanelSource extends Pick<MockAdmin, PanelOperation> {
   /** Where the data comes from, shown in the panel's header: `http://127.0.0.1:4010` or `this page`. */
   readonly label: string
   /** The session the panel shows. */
   readonly session: string
-  /** The live sessions (the server's); `undefined` when there is only one (the page). */
+  /** The live sessions (the server's); absent when there is only one (the page). */
   sessions?(): Promise<string[]>
   /**
    * A first API request to send, shown while the Requests table is empty: a curl command for the server, a `fetch` call
    * for the page. `key` is the session's first API key, when it has one.
    */
   firstRequest(key: string | undefined): string
-  /** The newest entries, newest first, at most `limit`. */
-  requests(limit: number): Promise<RequestRow[]>
-  request(seq: number): Promise<RequestDetail | undefined>
-  keys(): Promise<KeyRow[]>
-  scenarios(): Promise<ScenarioRow[]>
-  clock(): Promise<ClockRow>
-  /** The scenario's timeline; `null` when the scenario has none. */
-  timeline(): Promise<TimelineRow | null>
-  useScenario(name: string): Promise<void>
-  advanceClock(seconds: number): Promise<void>
-  /** Freezes the clock at a moment (ISO 8601). */
-  setClock(moment: string): Promise<void>
-  realTime(): Promise<void>
-  reset(): Promise<void>
-  /** The state as the JSON text `GET /__mock/state` answers. */
-  exportState(): Promise<string>
-  /** Replaces the state; rejects with a message naming the problem. */
-  importState(text: string): Promise<void>
-  /** The journal as a HAR 1.2 JSON text. */
-  har(): Promise<string>
   /** Calls `listener` with every event; returns the function that stops it. */
   subscribe(listener: (event: PanelEvent) => void): () => void
 }

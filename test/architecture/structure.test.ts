@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from 'node:fs'
 import { basename, dirname, join, relative, resolve } from 'node:path'
 import ts from 'typescript'
 import { describe, expect, it } from 'vitest'
-import { IN_PAGE_ONLY } from '../../src/server/admin/ui-routes.js'
+import { IN_PAGE_ONLY, SERVED_ADMIN } from '../../src/server/admin/ui-routes.js'
 
 const ROOT = resolve(import.meta.dirname, '../..')
 const SRC = join(ROOT, 'src')
@@ -24,6 +24,8 @@ const LAYERS: readonly (readonly string[])[] = [
   ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts'],
   ['handlers/'],
   ['world/'],
+  // The one admin interface (operations.ts) and its two implementations, over worlds and over HTTP.
+  ['admin/'],
   // The MCP tools act on worlds and are served by the server (`/__mock/mcp`) and the CLI (`petstore-mock mcp`).
   ['mcp/'],
   ['server/', 'panel/'],
@@ -202,16 +204,15 @@ describe('the structure of src/', () => {
 })
 
 describe('the control panel', () => {
-  it('serves modules that need nothing but each other: no package, no file outside src/panel', () => {
-    const served = files.filter(
-      (parsed) => parsed.file.startsWith('panel/') && !IN_PAGE_ONLY.has(basename(parsed.file).replace(/\.ts$/, '.js')),
-    )
-    expect(served.map((parsed) => parsed.file)).toContain('panel/ui-main.ts')
+  it('serves modules that need nothing but each other: no package, no file outside src/panel but the served admin ones', () => {
+    const js = (file: string) => basename(file).replace(/\.ts$/, '.js')
+    const isServed = (file: string) =>
+      (file.startsWith('panel/') && !IN_PAGE_ONLY.has(js(file))) || (file.startsWith('admin/') && SERVED_ADMIN.has(js(file)))
+    const served = files.filter((parsed) => isServed(parsed.file))
+    expect(served.map((parsed) => parsed.file)).toEqual(expect.arrayContaining(['panel/ui-main.ts', 'admin/http-admin.ts']))
     const reaching = served.flatMap((parsed) => [
       ...parsed.packages.map((name) => `${parsed.file}: ${name}`),
-      ...parsed.imports
-        .filter(({ target, typeOnly }) => !typeOnly && !target.startsWith('panel/'))
-        .map(({ target }) => `${parsed.file} -> ${target}`),
+      ...parsed.imports.filter(({ target, typeOnly }) => !typeOnly && !isServed(target)).map(({ target }) => `${parsed.file} -> ${target}`),
     ])
     expect(reaching).toEqual([])
   })

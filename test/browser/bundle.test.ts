@@ -8,8 +8,10 @@ import { type BrowserBundle, bundleBrowserEntry } from '../../bench/browser-bund
  * Raise the budget only on purpose, and update docs/benchmarks.md (`npx tsx bench/browser-bundle.ts --write`).
  * Raised from 1,050 KiB to 1,060 KiB (gzip 375 to 380 KiB, 2026-11-26) for what runs in every host, the browser included: scenario
  * timelines, latency distributions and spec coverage.
+ * Raised to 1,063 KiB (2026-11-29): the in-page panel's chunk (loaded only with `panel: true`) acts through the one
+ * admin implementation over a world (src/admin/world-admin.ts): 25.8 to 28.2 KiB.
  */
-const BUDGET = { minifiedBytes: 1_060 * 1024, gzipBytes: 380 * 1024 }
+const BUDGET = { minifiedBytes: 1_063 * 1024, gzipBytes: 380 * 1024 }
 const NODE_ONLY_PACKAGES = ['express', 'msw/node', '@mswjs/interceptors/ClientRequest']
 
 let bundle: BrowserBundle

@@ -442,13 +442,13 @@ describe('GET /__mock/ui and /__mock/events with --admin-token', () => {
     const response = await fetch(`${url}/__mock/ui`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
-    expect(await response.text()).toContain('/__mock/ui/ui-main.js')
+    expect(await response.text()).toContain('/__mock/ui/panel/ui-main.js')
   })
 
   it("serves the panel's script without the token", async () => {
     // The file the page loads, as `npm run build` wrote it (ensureBuilt above ran the build).
     const built = await readFile(join(ROOT, 'dist', 'src', 'panel', 'ui-main.js'), 'utf8')
-    const response = await fetch(`${url}/__mock/ui/ui-main.js`)
+    const response = await fetch(`${url}/__mock/ui/panel/ui-main.js`)
     const text = await response.text()
     expect(response.status, text).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/javascript/)

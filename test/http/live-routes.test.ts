@@ -343,7 +343,7 @@ describe('GET /__mock/requests.har', () => {
 })
 
 describe('GET /__mock/ui', () => {
-  it('answers an HTML page that loads /__mock/ui/ui-main.js, under a CSP that forbids framing', async () => {
+  it('answers an HTML page that loads /__mock/ui/panel/ui-main.js, under a CSP that forbids framing', async () => {
     const response = await fetch(`${url}/__mock/ui`)
     expect(response.status).toBe(200)
     expect(response.headers.get('content-type')).toMatch(/^text\/html/)
@@ -355,11 +355,23 @@ describe('GET /__mock/ui', () => {
     expect(response.headers.get('x-content-type-options')).toBe('nosniff')
     const page = await response.text()
     expect(page).toMatch(/^<!doctype html>/i)
-    expect(page).toMatch(/<script[^>]+src="\/__mock\/ui\/ui-main\.js"/)
+    expect(page).toMatch(/<script[^>]+src="\/__mock\/ui\/panel\/ui-main\.js"/)
   })
 
   it('refuses a file name outside the panel with a 404 Error body', async () => {
-    await expectError(await fetch(`${url}/__mock/ui/in-page.js`), 404)
-    await expectError(await fetch(`${url}/__mock/ui/..%2Fcli.js`), 404)
+    await expectError(await fetch(`${url}/__mock/ui/panel/in-page.js`), 404)
+    await expectError(await fetch(`${url}/__mock/ui/panel/world-source.js`), 404)
+    await expectError(await fetch(`${url}/__mock/ui/panel/..%2Fcli.js`), 404)
+    await expectError(await fetch(`${url}/__mock/ui/admin/world-admin.js`), 404)
+    await expectError(await fetch(`${url}/__mock/ui/server/cli.js`), 404)
+  })
+
+  it('serves the admin interface the panel loads: its declaration and its HTTP implementation, nothing else of src/admin', async () => {
+    for (const file of ['operations.js', 'http-admin.js']) {
+      const response = await fetch(`${url}/__mock/ui/admin/${file}`)
+      expect(response.status, file).toBe(200)
+      expect(response.headers.get('content-type')).toMatch(/^text\/javascript/)
+    }
+    expect(await (await fetch(`${url}/__mock/ui/admin/http-admin.js`)).text()).toContain('createHttpAdmin')
   })
 })

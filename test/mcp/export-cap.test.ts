@@ -1,10 +1,10 @@
 /**
  * `export_state` answers a state of up to 2 MiB and refuses a larger one (docs/mcp.md): both admin implementations
- * stop reading as soon as the text is longer than asked for (src/mcp/admin.ts, `exportState`), so a state too large
+ * stop reading as soon as the text is longer than asked for (src/admin/operations.ts, `exportState`), so a state too large
  * to answer is never built whole, and under the cap the text is GET /__mock/state's, character for character.
  */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
-import { createHttpAdmin } from '../../src/mcp/http-admin.js'
+import { createHttpAdmin } from '../../src/admin/http-admin.js'
 import { closeServers, startServer } from '../http/support.js'
 import { closeClients, httpClient, readResult } from './support.js'
 

@@ -91,7 +91,7 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   const [{ StdioServerTransport }, { createMcpServer }, { createHttpAdmin }] = await Promise.all([
     import('@modelcontextprotocol/sdk/server/stdio.js'),
     import('../../mcp/server.js'),
-    import('../../mcp/http-admin.js'),
+    import('../../admin/http-admin.js'),
   ])
   const mcp = createMcpServer(createHttpAdmin({ url: target, token: parsed.options.adminToken }), version())
   let ended: (code: number) => void = () => {}

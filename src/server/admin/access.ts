@@ -48,9 +48,9 @@ const refused = (code: ErrorCode, message: string, headers?: Record<string, stri
 /** Admin paths anyone may read: no secrets, nothing changes. */
 export const PUBLIC_ADMIN_PATHS: ReadonlySet<string> = new Set(['/__mock/health', '/__mock/openapi.json'])
 
-/** The control panel's page and scripts (`/__mock/ui`, `/__mock/ui/<file>.js`). */
+/** The control panel's page and scripts (`/__mock/ui`, `/__mock/ui/panel/<file>.js`, `/__mock/ui/admin/<file>.js`). */
 export const isPanelFile = (path: string): boolean =>
-  path === '/__mock/ui' || path === '/__mock/ui/' || /^\/__mock\/ui\/[a-z][a-z0-9-]*\.js$/.test(path)
+  path === '/__mock/ui' || path === '/__mock/ui/' || /^\/__mock\/ui\/(panel|admin)\/[a-z][a-z0-9-]*\.js$/.test(path)
 
 /**
  * @example

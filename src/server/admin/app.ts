@@ -3,17 +3,19 @@
  * Every call acts on the session named by `X-Mock-Session` (default: the default world).
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { PetStoreMockError, StoreUnavailableError } from '../../core/errors.js'
-import { notKeptMessage, SESSION_NAME_RULE } from '../../core/refusals.js'
+import { createWorldAdmin, type WorldAdminParts } from '../../admin/world-admin.js'
+import { StoreUnavailableError } from '../../core/errors.js'
+import { SESSION_NAME_RULE } from '../../core/refusals.js'
+import { openApiDocument } from '../../openapi.js'
 import type { ServerWorld } from '../../world/create-world.js'
 import type { ServerMetrics } from '../metrics.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
 import type { AdminReads } from './admin-reads.js'
-import { type RouteContext, refuse, worldOf } from './common.js'
+import { refuse } from './common.js'
 import type { EventStreams } from './event-streams.js'
 import { addKeyRoutes } from './key-routes.js'
-import { addLiveRoutes } from './live-routes.js'
+import { addLiveRoutes, packageVersion } from './live-routes.js'
 import { addMcpRoute } from './mcp-route.js'
 import { addMetricsRoutes } from './metrics-routes.js'
 import { addInfoRoutes, addJournalRoutes, addScenarioRoutes } from './routes.js'
@@ -50,12 +52,6 @@ export interface AdminOptions extends AccessRule {
  */
 const SERVER_WIDE = new Set(['/__mock/metrics', '/__mock/health', '/__mock/openapi.json', '/__mock/sessions'])
 
-/** An admin change the state file could not write (docs/spec-decisions.md row 65). */
-class NotKeptError extends PetStoreMockError {
-  override readonly name = 'NotKeptError'
-  readonly code = 'state_file_unavailable'
-}
-
 /** Who may use the admin API, and which session a request acts on. */
 function guard(options: AdminOptions) {
   return (req: Request, res: Response, next: NextFunction) => {
@@ -82,6 +78,34 @@ function guard(options: AdminOptions) {
   }
 }
 
+/** The server's sessions as the world admin sees them: each admin operation's world, health and documents. */
+function worldAdminParts(options: AdminOptions): WorldAdminParts<ServerWorld> {
+  const { sessions } = options
+  const version = packageVersion()
+  return {
+    world: (name) => sessions.get(name),
+    onChange: options.onChange,
+    // The API lives under the world's base path (`baseUrl`, e.g. `/api/v1`), not always `/v1`.
+    openapi: () => openApiDocument({ serverUrl: `${options.serverUrl()}${sessions.main.basePath}`, maxNameLength: options.maxNameLength }),
+    sessions: () => sessions.names(),
+    health() {
+      const reason = options.degraded()
+      const { bytes, maxBytes, dropped } = sessions.journalBudget
+      return {
+        status: reason === undefined ? 'ok' : 'degraded',
+        ...(reason === undefined ? {} : { reason }),
+        sessions: sessions.size,
+        maxSessions: sessions.max,
+        // Where the API lives (`baseUrl`): the panel's first-request hint names it.
+        basePath: sessions.main.basePath,
+        journal: { bytes, maxBytes, dropped },
+        uptimeSeconds: Math.round((Date.now() - options.startedAt) / 1000),
+      }
+    },
+    har: () => ({ origin: options.serverUrl(), version }),
+  }
+}
+
 /**
  * Builds the admin app.
  *
@@ -95,19 +119,16 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.use(guard(options))
   app.use(adminWriteBudget(ADMIN_WRITE_MAX_BYTES))
   app.use(express.text({ type: () => true, limit: ADMIN_WRITE_MAX_BYTES }))
-  const ctx: RouteContext = {
-    changed(res, value) {
-      if (!options.onChange(res.locals.session as string, worldOf(res))) throw new NotKeptError()
-      return value
-    },
-  }
-  addInfoRoutes(app, options)
-  addStateRoutes(app, ctx, options.reads)
-  addScenarioRoutes(app, ctx)
-  addLiveRoutes(app, options)
-  addKeyRoutes(app, ctx)
-  addMcpRoute(app, options)
-  addJournalRoutes(app, options.reads)
+  const parts = worldAdminParts(options)
+  // Every admin route is an operation of the one admin interface (src/admin/operations.ts) over this server's sessions.
+  const admin = createWorldAdmin(parts)
+  addInfoRoutes(app, admin)
+  addStateRoutes(app, admin, options.reads)
+  addScenarioRoutes(app, admin)
+  addLiveRoutes(app, admin, options)
+  addKeyRoutes(app, admin)
+  addMcpRoute(app, parts)
+  addJournalRoutes(app, admin, options.reads)
   if (options.metrics) addMetricsRoutes(app, options.metrics)
   addUiRoutes(app)
   app.use((req, res) =>
@@ -120,7 +141,6 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large')
       return refuse(res, 'payload_too_large', `Admin request body is larger than ${ADMIN_WRITE_MAX_BYTES / 1024 / 1024} MiB.`)
-    if (error instanceof NotKeptError) return refuse(res, 'state_file_unavailable', notKeptMessage('change'))
     if (error instanceof StoreUnavailableError) {
       res.set('retry-after', '1')
       return refuse(res, 'store_unavailable', `${error.message}. Retry in a moment.`)

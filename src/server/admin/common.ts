@@ -1,9 +1,10 @@
 /**
- * What every admin route shares: the session's world of a request, Error answers, JSON bodies, and
- * telling the server a world changed (for the state file).
+ * What every admin route shares: the session of a request, Error answers, JSON bodies, and answering with what an
+ * admin operation (src/admin/operations.ts) gave or refused.
  */
 import type { Request, Response } from 'express'
-import { type ErrorCode, problem } from '../../core/errors.js'
+import { adminFailure } from '../../admin/operations.js'
+import { ERRORS, type ErrorCode, problem } from '../../core/errors.js'
 import type { ServerWorld } from '../../world/create-world.js'
 
 /** Answers an admin request with an Error body. */
@@ -15,9 +16,23 @@ export function refuse(res: Response, code: ErrorCode, message: string): void {
 /** The world of the session the request names (set by the admin app's guard). */
 export const worldOf = (res: Response): ServerWorld => res.locals.world as ServerWorld
 
-export interface RouteContext {
-  /** Passes `value` through after telling the server the request's world changed (call before answering). */
-  changed<T>(res: Response, value: T): T
+/** The name of the session the request acts on (set by the admin app's guard). */
+export const sessionOf = (res: Response): string => res.locals.session as string
+
+/**
+ * Answers with `send(value)` once the operation gives its value, or with the Error body of its refusal. Anything else it
+ * throws (the shared store unreachable) goes on to the admin app's error handler.
+ */
+export async function operate<T>(res: Response, operation: Promise<T>, send: (value: T) => void): Promise<void> {
+  let value: T
+  try {
+    value = await operation
+  } catch (error) {
+    const code = adminFailure(error)?.code
+    if (code === undefined || !Object.hasOwn(ERRORS, code)) throw error
+    return refuse(res, code as ErrorCode, (error as Error).message)
+  }
+  send(value)
 }
 
 export type JsonBody = { ok: true; value: Record<string, unknown> } | { ok: false; message: string }

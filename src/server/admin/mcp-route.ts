@@ -5,8 +5,8 @@
  * checks apply to it as to every admin call.
  */
 import type { Express, Request, Response } from 'express'
+import { createWorldAdmin, type WorldAdminParts } from '../../admin/world-admin.js'
 import type { ServerWorld } from '../../world/create-world.js'
-import type { Sessions } from '../sessions.js'
 import { packageVersion } from './live-routes.js'
 
 /** A JSON-RPC error answer outside the transport (no MCP session exists to answer it). */
@@ -15,26 +15,13 @@ function rpcError(res: Response, status: number, code: number, message: string):
 }
 
 /** The SDK and the tools: loaded on the first MCP request, so the admin API's other calls (the panel, health) start without. */
-const loadMcp = () =>
-  Promise.all([
-    import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
-    import('../../mcp/server.js'),
-    import('../../mcp/world-admin.js'),
-  ])
+const loadMcp = () => Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../../mcp/server.js')])
 
 /**
  * @example
- * addMcpRoute(app, { sessions, onChange, serverUrl: () => url })
+ * addMcpRoute(app, worldAdminParts) // the admin routes' parts (app.ts)
  */
-export function addMcpRoute(
-  app: Express,
-  parts: {
-    sessions: Sessions
-    onChange: (session: string, world: ServerWorld) => boolean
-    serverUrl: () => string
-    maxNameLength?: number | undefined
-  },
-): void {
+export function addMcpRoute(app: Express, parts: WorldAdminParts<ServerWorld>): void {
   const version = packageVersion()
   let loading: ReturnType<typeof loadMcp> | undefined
   const modules = () => {
@@ -48,13 +35,9 @@ export function addMcpRoute(
     } catch {
       return rpcError(res, 400, -32700, 'Parse error: the body must be a JSON-RPC message (MCP streamable HTTP).')
     }
-    const [{ StreamableHTTPServerTransport }, { createMcpServer }, { createWorldAdmin }] = await modules()
-    const admin = createWorldAdmin({
-      world: (name) => parts.sessions.get(name),
-      onChange: parts.onChange,
-      openapi: () => ({ serverUrl: `${parts.serverUrl()}${parts.sessions.main.basePath}`, maxNameLength: parts.maxNameLength }),
-      defaultSession: res.locals.session as string,
-    })
+    const [{ StreamableHTTPServerTransport }, { createMcpServer }] = await modules()
+    // The admin routes' own operations, acting on the request's session by default.
+    const admin = createWorldAdmin({ ...parts, defaultSession: res.locals.session as string })
     const server = createMcpServer(admin, version)
     const transport = new StreamableHTTPServerTransport({ enableJsonResponse: true })
     res.on('close', () => {

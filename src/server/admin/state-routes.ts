@@ -1,42 +1,26 @@
 /**
- * Admin routes of a world's state: reset, export and import (`/__mock/state`), and the clock.
+ * Admin routes of a world's state: reset, export and import (`/__mock/state`), and the clock. Each is the admin
+ * operation of the same name (src/admin/operations.ts) over the request's session.
  */
 import type { Express } from 'express'
-import { toEpochMs } from '../../clock.js'
-import { plainMessage } from '../../core/errors.js'
-import { snapshotPieces } from '../../snapshot.js'
-import { clockView } from '../../world/events.js'
+import type { WorldAdmin } from '../../admin/world-admin.js'
 import { type AdminReads, streamPieces } from './admin-reads.js'
-import { jsonBody, type RouteContext, refuse, worldOf } from './common.js'
+import { jsonBody, operate, refuse, sessionOf } from './common.js'
 
 /**
  * @example
- * addStateRoutes(app, { changed: (value) => value }, createAdminReads({ stallMs: 30_000 }))
+ * addStateRoutes(app, createWorldAdmin(parts), createAdminReads({ stallMs: 30_000 }))
  */
-export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminReads): void {
-  app.post('/__mock/reset', async (_req, res) => {
-    await worldOf(res).reset()
-    ctx.changed(res, undefined)
-    res.status(204).end()
-  })
+export function addStateRoutes(app: Express, admin: WorldAdmin, reads: AdminReads): void {
+  app.post('/__mock/reset', (_req, res) => operate(res, admin.reset(sessionOf(res)), () => res.status(204).end()))
   // Streamed piece by piece under the admin read budget (decision 020): a state of a million pets is never one text.
-  // The snapshot is taken at once, so the pets written are the ones of that moment even as requests go on.
   app.get('/__mock/state', async (_req, res) => {
-    await worldOf(res).ready()
-    streamPieces(res, reads, snapshotPieces(worldOf(res).snapshot()))
+    streamPieces(res, reads, await admin.statePieces(sessionOf(res)))
   })
-  app.put('/__mock/state', async (req, res) => {
-    try {
-      await worldOf(res).restore(typeof req.body === 'string' ? req.body : '')
-    } catch (error) {
-      return refuse(res, 'invalid_admin_request', plainMessage(error))
-    }
-    ctx.changed(res, undefined)
-    res.status(204).end()
-  })
-  app.get('/__mock/clock', (_req, res) => {
-    res.json(clockView(worldOf(res).clock))
-  })
+  app.put('/__mock/state', (req, res) =>
+    operate(res, admin.importState(typeof req.body === 'string' ? req.body : '', sessionOf(res)), () => res.status(204).end()),
+  )
+  app.get('/__mock/clock', (_req, res) => operate(res, admin.clock(sessionOf(res)), (view) => res.json(view)))
   // Exactly one of `set` (with `running: true`, the clock runs on from there), `advanceSeconds` or `real`.
   app.post('/__mock/clock', (req, res) => {
     const body = jsonBody(req)
@@ -50,7 +34,6 @@ export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminRead
         'Send exactly one of { "set": "2026-06-01T12:00:00Z" }, { "advanceSeconds": 60 } or { "real": true }.',
       )
     }
-    const clock = worldOf(res).clock
     if (set !== undefined && typeof set !== 'string' && typeof set !== 'number')
       return refuse(res, 'invalid_admin_request', '"set" must be an ISO 8601 string or ms since the epoch.')
     if (advanceSeconds !== undefined && (typeof advanceSeconds !== 'number' || !Number.isFinite(advanceSeconds)))
@@ -62,13 +45,13 @@ export function addStateRoutes(app: Express, ctx: RouteContext, reads: AdminRead
         'invalid_admin_request',
         '"running" goes with "set" and is true or false: { "set": "2026-06-01T12:00:00Z", "running": true }.',
       )
-    try {
-      if (set !== undefined) clock.set(toEpochMs(set), { running: running === true })
-      else if (advanceSeconds !== undefined) clock.advance(advanceSeconds * 1000)
-      else clock.useRealTime()
-    } catch (error) {
-      return refuse(res, 'invalid_admin_request', plainMessage(error))
-    }
-    res.json(ctx.changed(res, clockView(clock)))
+    const session = sessionOf(res)
+    const moved =
+      set !== undefined
+        ? admin.setClock(set, running === true, session)
+        : advanceSeconds !== undefined
+          ? admin.advanceClock(advanceSeconds, session)
+          : admin.realTime(session)
+    return operate(res, moved, (view) => res.json(view))
   })
 }

@@ -1,14 +1,19 @@
 /**
- * The control panel's page (`GET /__mock/ui`) and its scripts (`GET /__mock/ui/<file>.js`): the
- * compiled modules of src/panel, served as they are (no build step, nothing from another origin).
+ * The control panel's page (`GET /__mock/ui`) and its scripts (`GET /__mock/ui/panel/<file>.js`): the compiled modules
+ * of src/panel, and the two of src/admin they use (`/__mock/ui/admin/<file>.js`: the admin interface and its HTTP
+ * implementation), served as they are (no build step, nothing from another origin).
  * The page's Content-Security-Policy lets it load and call only this server, and no page may frame it.
  */
 import { readFile } from 'node:fs/promises'
 import type { Express } from 'express'
 import { refuse } from './common.js'
 
-/** Where the compiled panel lives: beside this file in dist/, or dist/ itself when this file runs from src/. */
-const PANEL_DIRS = [new URL('../../panel/', import.meta.url), new URL('../../../dist/src/panel/', import.meta.url)]
+/** Where the compiled modules live: beside this file in dist/, or dist/ itself when this file runs from src/. */
+const dirsOf = (folder: string) => [new URL(`../../${folder}/`, import.meta.url), new URL(`../../../dist/src/${folder}/`, import.meta.url)]
+const MODULE_DIRS = { panel: dirsOf('panel'), admin: dirsOf('admin') } as const
+
+/** The admin modules the panel loads: they import nothing but each other (test/architecture/structure.test.ts). */
+export const SERVED_ADMIN: ReadonlySet<string> = new Set(['operations.js', 'http-admin.js'])
 
 /** Modules the in-page panel uses and the server's page does not: they import the world itself. */
 export const IN_PAGE_ONLY: ReadonlySet<string> = new Set(['in-page.js', 'world-source.js'])
@@ -32,14 +37,14 @@ const PAGE = `<!doctype html>
 </head>
 <body style="margin:0;background:#f6f7f9">
 <div id="petstore-mock-panel"></div>
-<script type="module" src="/__mock/ui/ui-main.js"></script>
+<script type="module" src="/__mock/ui/panel/ui-main.js"></script>
 <noscript>The control panel needs JavaScript. The admin API (GET /__mock/requests, /__mock/keys, …) works without it.</noscript>
 </body>
 </html>
 `
 
-async function readPanelFile(name: string): Promise<string | undefined> {
-  for (const dir of PANEL_DIRS) {
+async function readModule(folder: keyof typeof MODULE_DIRS, name: string): Promise<string | undefined> {
+  for (const dir of MODULE_DIRS[folder]) {
     try {
       return await readFile(new URL(name, dir), 'utf8')
     } catch {
@@ -51,17 +56,19 @@ async function readPanelFile(name: string): Promise<string | undefined> {
 
 /**
  * @example
- * addUiRoutes(app) // GET /__mock/ui, GET /__mock/ui/ui-main.js, …
+ * addUiRoutes(app) // GET /__mock/ui, GET /__mock/ui/panel/ui-main.js, …
  */
 export function addUiRoutes(app: Express): void {
   app.get(['/__mock/ui', '/__mock/ui/'], (_req, res) => {
     res.status(200).set(SECURITY_HEADERS).type('text/html; charset=utf-8').send(PAGE)
   })
-  app.get('/__mock/ui/:file', async (req, res) => {
-    const file = req.params.file
-    if (!/^[a-z][a-z0-9-]*\.js$/.test(file) || IN_PAGE_ONLY.has(file))
-      return refuse(res, 'route_not_found', `The control panel has no file ${JSON.stringify(file)}.`)
-    const text = await readPanelFile(file)
+  app.get('/__mock/ui/:folder/:file', async (req, res) => {
+    const { folder, file } = req.params
+    const served =
+      /^[a-z][a-z0-9-]*\.js$/.test(file) &&
+      ((folder === 'panel' && !IN_PAGE_ONLY.has(file)) || (folder === 'admin' && SERVED_ADMIN.has(file)))
+    if (!served) return refuse(res, 'route_not_found', `The control panel has no file ${JSON.stringify(`${folder}/${file}`)}.`)
+    const text = await readModule(folder as keyof typeof MODULE_DIRS, file)
     if (text === undefined) {
       return refuse(
         res,
