@@ -18,9 +18,9 @@ export interface HttpAdminTarget {
 /** Sends operation `name` to the server: its declared method and route, the session, the token; a refusal rejects. */
 function caller(target: HttpAdminTarget) {
   const base = target.url.replace(/\/+$/, '').replace(/\/v1$/, '')
-  return async (name: OperationName, session: string | undefined, body?: unknown, params: Record<string, string> = {}) => {
+  return async (name: OperationName, session: string | undefined, body?: unknown, params: Record<string, string> = {}, query = '') => {
     const { method, path } = ADMIN_OPERATIONS[name]
-    const url = `${base}${path.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(params[param] ?? ''))}${params['?'] ?? ''}`
+    const url = `${base}${path.replace(/:(\w+)/g, (_, param: string) => encodeURIComponent(params[param] ?? ''))}${query}`
     const headers: Record<string, string> = {}
     if (target.token) headers['authorization'] = `Bearer ${target.token}`
     const named = session || target.session
@@ -60,8 +60,8 @@ function caller(target: HttpAdminTarget) {
  */
 export function createHttpAdmin(target: HttpAdminTarget): MockAdmin {
   const call = caller(target)
-  const json = async <T>(name: OperationName, session?: string, body?: unknown, params?: Record<string, string>) =>
-    (await (await call(name, session, body, params)).json()) as T
+  const json = async <T>(name: OperationName, session?: string, body?: unknown, params?: Record<string, string>, query?: string) =>
+    (await (await call(name, session, body, params, query)).json()) as T
   const done = async (name: OperationName, session?: string, body?: unknown) => void (await call(name, session, body))
   return {
     health: () => json('health'),
@@ -83,7 +83,7 @@ export function createHttpAdmin(target: HttpAdminTarget): MockAdmin {
     journal: (query, session) => {
       const params = new URLSearchParams()
       for (const [field, value] of Object.entries(query)) if (value !== undefined) params.set(field, String(value))
-      return json('journal', session, undefined, { '?': `?${params}` })
+      return json('journal', session, undefined, {}, `?${params}`)
     },
     async request(seq, session) {
       try {

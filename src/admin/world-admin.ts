@@ -97,7 +97,10 @@ export function createWorldAdmin<W extends World>(parts: WorldAdminParts<W>): Wo
         await startKey(world.keys, world.rateLimiter, world.clock.now(), key, start)
         return world.keyStatuses()
       }),
-    scenarios: async (session) => listScenarios(of(session).scenarios, of(session).scenario),
+    async scenarios(session) {
+      const world = of(session)
+      return listScenarios(world.scenarios, world.scenario)
+    },
     async scenario(name, session) {
       const world = of(session)
       try {
