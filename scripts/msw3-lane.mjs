@@ -255,6 +255,11 @@ async function main() {
     },
   )
   const result = existsSync(report) ? JSON.parse(readFileSync(report, 'utf8')) : { projects: {}, unhandledErrors: 0, reason: 'no report' }
+  // Kept beside the log of `npm test` (.tmp/), with each file's start and end: which files a run's last minutes wait on.
+  if (existsSync(report)) {
+    mkdirSync(join(ROOT, '.tmp'), { recursive: true })
+    cpSync(report, join(ROOT, '.tmp', 'node24-lane.json'))
+  }
   const total = { files: 0, passed: 0, failed: 0, skipped: 0 }
   const order = ['unit', 'in-process', 'express', 'scenarios', 'http', 'cli', 'redis', 'package', 'browser', 'examples']
   const rank = (name) => (order.includes(name) ? order.indexOf(name) : order.length)

@@ -5,7 +5,7 @@
  */
 import { execFile } from 'node:child_process'
 import { readFileSync } from 'node:fs'
-import { cp, mkdir, mkdtemp, readFile, writeFile } from 'node:fs/promises'
+import { cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
@@ -43,8 +43,8 @@ export const STRICT = {
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** The run's one installed project (./consumer-setup.ts). */
-    consumer: Consumer
+    /** The folder of the run's one installed project (./consumer-setup.ts), where `installed` waits for it. */
+    consumerDir: string
   }
 }
 
@@ -64,10 +64,21 @@ export interface Consumer {
 }
 
 /** Runs a command; rejects with its output when it fails. */
-export async function sh(command: string, args: string[], cwd: string): Promise<{ stdout: string; stderr: string }> {
+export async function sh(
+  command: string,
+  args: string[],
+  cwd: string,
+  env: Record<string, string> = {},
+): Promise<{ stdout: string; stderr: string }> {
   try {
     // SIGKILL at the ceiling: an `npm install` stalled on the network outlives a SIGTERM.
-    return await run(command, args, { cwd, timeout: 180_000, killSignal: 'SIGKILL', maxBuffer: 16 * 1024 * 1024 })
+    return await run(command, args, {
+      cwd,
+      timeout: 180_000,
+      killSignal: 'SIGKILL',
+      maxBuffer: 16 * 1024 * 1024,
+      env: { ...process.env, ...env },
+    })
   } catch (error) {
     const { stdout, stderr } = error as { stdout?: string; stderr?: string }
     throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`)
@@ -99,11 +110,11 @@ async function packOnce(dir: string): Promise<{ filename: string; files: PackedF
 /**
  * Packs the package and installs it into a new project in a temporary folder, next to msw, Jest, vitest and what the
  * docs' examples need (newman, ts-jest, TypeScript): once per vitest run, in the package project's global setup
- * (./consumer-setup.ts). The test files work on copies of it (`copyConsumer`).
+ * (./consumer-setup.ts), into `workDir`. The test files work on copies of it (`copyConsumer`).
  */
-export async function installConsumer(prefix: string): Promise<Consumer> {
+export async function installConsumer(workDir: string): Promise<Consumer> {
   const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
-  const workDir = await mkdtemp(join(tmpdir(), prefix))
+  const consumerVitest = process.env['PETSTORE_CONSUMER_VITEST'] ?? pkg.devDependencies['vitest']
   const result = await packOnce(workDir)
   const project = join(workDir, 'project')
   await mkdir(project)
@@ -125,11 +136,13 @@ export async function installConsumer(prefix: string): Promise<Consumer> {
           // binaries would make the lock file incomplete for `npm ci` on other platforms.
           jest: JEST_VERSION,
           '@jest/globals': JEST_VERSION,
-          vitest: process.env['PETSTORE_CONSUMER_VITEST'] ?? pkg.devDependencies['vitest'],
+          vitest: consumerVitest,
           // For the docs' examples (doc-blocks.test.ts): the Postman block of docs/server.md, in-process.md's ts-jest.
           newman: '6.2.2',
           'ts-jest': '29.4.15',
           typescript: pkg.devDependencies['typescript'] ?? 'latest',
+          // Vitest's browser mode with Playwright (vitest-browser.test.ts), where it runs: Node 22 or later.
+          ...(NODE_MAJOR >= 22 ? { '@vitest/browser-playwright': consumerVitest, playwright: PLAYWRIGHT_VERSION } : {}),
         },
       },
       null,
@@ -139,8 +152,39 @@ export async function installConsumer(prefix: string): Promise<Consumer> {
   // The machine's own npm configuration (registry, cache) applies, as for a user's `npm install`. --prefer-offline:
   // what the npm cache holds is not asked for again, so the two lanes of `npm test` ask the registry once for what
   // they share.
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project)
+  // The machine's Chromium is used (test/browser/support.ts): Playwright downloads no browser.
+  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, {
+    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+  })
   return { workDir, project, tarball: join(workDir, result.filename), packed: result.files }
+}
+
+/** Where the global setup writes the install's outcome: the consumer, or why there is none. */
+const OUTCOME = 'installed.json'
+/** The longest a file waits for the run's install (the package project's hook ceiling is 300 s). */
+const INSTALL_WAIT_MS = 280_000
+
+/** Writes the install's outcome into `workDir`, for `installed` in the test files' workers. */
+export async function markInstalled(workDir: string, outcome: Consumer | Error): Promise<void> {
+  const text = outcome instanceof Error ? { error: outcome.message } : { consumer: outcome }
+  await writeFile(join(workDir, `${OUTCOME}.part`), JSON.stringify(text))
+  // Renamed into place, so a reader never sees half of it.
+  await rename(join(workDir, `${OUTCOME}.part`), join(workDir, OUTCOME))
+}
+
+/** The run's installed project once its install ended (polled: it runs in the vitest process, beside the files). */
+async function installed(workDir: string): Promise<Consumer> {
+  const deadline = Date.now() + INSTALL_WAIT_MS
+  for (;;) {
+    const text = await readFile(join(workDir, OUTCOME), 'utf8').catch(() => undefined)
+    if (text !== undefined) {
+      const outcome = JSON.parse(text) as { consumer?: Consumer; error?: string }
+      if (outcome.consumer) return outcome.consumer
+      throw new Error(`The run's install of the packed tarball failed: ${outcome.error}`)
+    }
+    if (Date.now() > deadline) throw new Error(`The run's install of the packed tarball did not end within ${INSTALL_WAIT_MS / 1000} s.`)
+    await new Promise((resolve) => setTimeout(resolve, 250))
+  }
 }
 
 /**
@@ -150,13 +194,18 @@ export async function installConsumer(prefix: string): Promise<Consumer> {
  * them, so an `npm install` in a copy leaves the others alone. Remove `workDir` when done.
  */
 export async function copyConsumer(prefix: string): Promise<Consumer> {
-  const shared = inject('consumer')
+  const shared = await installed(inject('consumerDir'))
   const workDir = await mkdtemp(join(tmpdir(), prefix))
   const project = join(workDir, 'project')
   if (process.platform === 'linux') await sh('cp', ['-al', shared.project, project], workDir)
   else await cp(shared.project, project, { recursive: true, verbatimSymlinks: true })
   return { ...shared, workDir, project }
 }
+
+/** The Node running this file: Vitest 5, msw 3 and Vitest's browser mode want 22 or later. */
+export const NODE_MAJOR = Number(process.versions.node.split('.')[0])
+/** The Playwright of the browser-mode project (vitest-browser.test.ts), any current one: it drives the machine's Chromium. */
+const PLAYWRIGHT_VERSION = '^1.50.0'
 
 /** The major version of the msw installed in a project. */
 export function mswMajor(project: string): number {

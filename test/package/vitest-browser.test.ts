@@ -1,7 +1,7 @@
 /**
  * Vitest browser mode, as docs/browser.md "Vitest browser mode" tells a front-end team to set it up: the page's two
- * blocks (tagged `vitest-browser config` and `vitest-browser test`) written verbatim into a fresh project with the
- * packed tarball, vitest 5, `@vitest/browser-playwright` and msw 3, then `vitest run` in Chromium. One stated
+ * blocks (tagged `vitest-browser config` and `vitest-browser test`) written verbatim into a copy of the run's project
+ * with the packed tarball, vitest 5, `@vitest/browser-playwright` and msw 3 (./consumer.ts), then `vitest run` in Chromium. One stated
  * substitution: `playwright()` gets the machine's Chromium (`launchOptions.executablePath`) instead of a browser that
  * `npx playwright install` would download.
  *
@@ -9,17 +9,17 @@
  * (scripts/msw3-lane.mjs, Node 24) runs it.
  */
 import { execFile } from 'node:child_process'
-import { cp, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises'
-import { tmpdir } from 'node:os'
-import { basename, join } from 'node:path'
+import { readFile, rm, writeFile } from 'node:fs/promises'
+import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { CHROMIUM_PATH } from '../browser/support.js'
-import { ensureBuilt, ROOT } from '../http/support.js'
+import { ROOT } from '../http/support.js'
+import { type Consumer, copyConsumer, NODE_MAJOR } from './consumer.js'
 
 const run = promisify(execFile)
-const NODE_MAJOR = Number(process.versions.node.split('.')[0])
 let project = ''
+let consumer: Consumer | undefined
 
 /** The code of the block right after `<!-- test: vitest-browser NAME -->` in docs/browser.md. */
 async function docBlock(name: string): Promise<string> {
@@ -27,15 +27,6 @@ async function docBlock(name: string): Promise<string> {
   const match = new RegExp(`<!-- test: vitest-browser ${name} -->\\n\`\`\`ts\\n([\\s\\S]*?)\\n\`\`\``).exec(page)
   if (!match?.[1]) throw new Error(`docs/browser.md has no block tagged "vitest-browser ${name}".`)
   return `${match[1]}\n`
-}
-
-async function sh(command: string, args: string[], env: Record<string, string> = {}) {
-  try {
-    return await run(command, args, { cwd: project, timeout: 240_000, maxBuffer: 16 * 1024 * 1024, env: { ...process.env, ...env } })
-  } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
-    throw new Error(`${command} ${args.join(' ')} failed:\n${stdout ?? ''}\n${stderr ?? ''}`)
-  }
 }
 
 /** `vitest run` in the project with this Node, its JSON report read back. */
@@ -51,15 +42,10 @@ async function vitestRun(config: string): Promise<{ numPassedTests: number; numF
 
 describe.skipIf(NODE_MAJOR < 22)('vitest 5 browser mode with msw/vite (docs/browser.md)', () => {
   beforeAll(async () => {
-    project = await mkdtemp(join(tmpdir(), 'petstore-vitest-browser-'))
-    let tarball = process.env['PETSTORE_TARBALL']
-    if (tarball) await cp(tarball, join(project, basename(tarball)))
-    else {
-      await ensureBuilt()
-      const { stdout } = await sh('npm', ['pack', '--ignore-scripts', '--json', '--pack-destination', project, ROOT])
-      tarball = (JSON.parse(stdout) as [{ filename: string }])[0].filename
-    }
-    await writeFile(join(project, 'package.json'), '{ "name": "front-end", "private": true, "type": "module" }\n')
+    // A copy of the run's one install (./consumer.ts), which holds vitest, @vitest/browser-playwright and playwright
+    // beside the tarball and msw where this file runs.
+    consumer = await copyConsumer('petstore-vitest-browser-')
+    project = consumer.project
     const config = await docBlock('config')
     expect(config).toContain('playwright()')
     const machineChromium = `playwright({ launchOptions: { executablePath: ${JSON.stringify(CHROMIUM_PATH)} } })`
@@ -69,27 +55,10 @@ describe.skipIf(NODE_MAJOR < 22)('vitest 5 browser mode with msw/vite (docs/brow
     expect(bare).not.toContain('msw(')
     await writeFile(join(project, 'vitest.bare.config.ts'), bare)
     await writeFile(join(project, 'pets.browser.test.ts'), await docBlock('test'))
-    const msw = process.env['PETSTORE_CONSUMER_MSW'] ?? '3'
-    await sh(
-      'npm',
-      [
-        'install',
-        '--no-audit',
-        '--no-fund',
-        '--loglevel=error',
-        `./${basename(tarball)}`,
-        `msw@${msw}`,
-        'vitest@5',
-        '@vitest/browser-playwright@5',
-        'playwright',
-      ],
-      // The machine's Chromium is used: no browser download.
-      { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
-    )
   }, 300_000)
 
   afterAll(async () => {
-    if (project) await rm(project, { recursive: true, force: true })
+    if (consumer) await rm(consumer.workDir, { recursive: true, force: true })
   })
 
   it('passes the documented test in Chromium with the documented config', async () => {

@@ -691,7 +691,8 @@ describe('Redis lost while running', () => {
   })
 })
 
-describe('starting with --redis', () => {
+// Side by side: most of each test is a start that waits out the connect timeout (5 s) of an unreachable Redis.
+describe.concurrent('starting with --redis', () => {
   it('exits 2 when Redis is unreachable, naming the URL with the fix', async () => {
     const port = await freePort()
     // It gives up by itself, rather than retrying until runCli's ceiling kills it.
