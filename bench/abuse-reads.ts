@@ -11,56 +11,15 @@
  *    the same requests without streams keeps 10 s after them (the baseline).
  * 3. API throughput (wrk, `GET /v1/pets`) with 100 stalled subscribers against none, rounds alternating: >= 0.9x.
  */
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process'
-import { readFileSync, writeFileSync } from 'node:fs'
+import { spawnSync } from 'node:child_process'
 import { connect, type Socket } from 'node:net'
-import { join } from 'node:path'
-import { BENCH_KEY, LOAD_CORE, median, type Proc, quick, ROOT, startMock, table, tempDir, verdict, waitFor, wrk } from './lib.js'
+import { BENCH_KEY, median, probeApi, quick, startMock, table, verdict, waitFor, withPeakRss, wrk } from './lib.js'
 
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 const SESSION = 'abuse-reads'
 const settle = () => new Promise((resolve) => setTimeout(resolve, 2_000))
 /** "Back near the start figure": within this many MB of it. */
 const BACK_MB = 32
-
-/** Runs `work` while sampling the server's RSS every 10 ms; resolves with its result and the peak seen. */
-async function withPeakRss<T>(proc: Proc, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
-  let peak = proc.rssMb()
-  const timer = setInterval(() => {
-    peak = Math.max(peak, proc.rssMb())
-  }, 10)
-  try {
-    const result = await work()
-    return { result, peak: Math.max(peak, proc.rssMb()) }
-  } finally {
-    clearInterval(timer)
-  }
-}
-
-/**
- * The API's answers while something else runs: wrk on the load core, one connection, a request every 5 ms, until
- * `stop()` (SIGINT: wrk prints what it measured). Its slowest answer and p99 in ms, from the tail hook.
- */
-function probeApi(url: string): { stop(): Promise<{ max: number; p99: number }> } {
-  const script = join(tempDir('petstore-probe-'), 'paced.lua')
-  writeFileSync(script, `function delay() return 5 end\n${readFileSync(join(ROOT, 'bench/servers/tail.lua'), 'utf8')}`)
-  const args = ['-c', LOAD_CORE, 'wrk', '-t1', '-c1', '-d600s', '-H', `Authorization: ${auth.Authorization}`, '-s', script, url]
-  const child: ChildProcess = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
-  let out = ''
-  child.stdout?.on('data', (chunk: Buffer) => {
-    out += chunk.toString()
-  })
-  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
-  return {
-    async stop() {
-      child.kill('SIGINT')
-      await exited
-      const tail = /TAIL (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out)
-      if (!tail) throw new Error(`[bench] the API probe printed no figures: ${out}`)
-      return { p99: Number(tail[3]) / 1000, max: Number(tail[5]) / 1000 }
-    },
-  }
-}
 
 /** `count` POSTs of a 1 MiB body of NUL bytes in the session, four at a time: each refused (400) and journaled. */
 async function fillJournal(base: string, count: number): Promise<void> {

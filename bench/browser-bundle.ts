@@ -127,7 +127,6 @@ export async function browserBundleTable(): Promise<string> {
 async function writeSection(table: string): Promise<void> {
   const section = [
     '## Browser bundle',
-    '',
     `What \`petstore-mock/browser\` adds to a front-end app: \`src/browser.ts\` bundled by Vite ${viteVersion} for the browser`,
     `(production, minified, one chunk, msw/browser and every dependency included), measured by`,
     `\`npx tsx bench/browser-bundle.ts --write\` on Node ${process.version}. A row without a dependency shows that dependency's share.`,

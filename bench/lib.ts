@@ -228,3 +228,42 @@ export function format(n: number): string {
 }
 
 export const verdict = (ok: boolean): string => (ok ? 'met' : 'NOT met')
+
+/** Runs `work` while sampling the server's RSS every 10 ms; resolves with its result and the peak seen. */
+export async function withPeakRss<T>(proc: Proc, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = proc.rssMb()
+  const timer = setInterval(() => {
+    peak = Math.max(peak, proc.rssMb())
+  }, 10)
+  try {
+    const result = await work()
+    return { result, peak: Math.max(peak, proc.rssMb()) }
+  } finally {
+    clearInterval(timer)
+  }
+}
+
+/**
+ * The API's answers while something else runs: wrk on the load core, one connection, a request every 5 ms, until
+ * `stop()` (SIGINT: wrk prints what it measured). Its slowest answer and p99 in ms, from the tail hook.
+ */
+export function probeApi(url: string, authorization = `Bearer ${BENCH_KEY}`): { stop(): Promise<{ max: number; p99: number }> } {
+  const script = join(tempDir('petstore-probe-'), 'paced.lua')
+  writeFileSync(script, `function delay() return 5 end\n${readFileSync(join(ROOT, 'bench/servers/tail.lua'), 'utf8')}`)
+  const args = ['-c', LOAD_CORE, 'wrk', '-t1', '-c1', '-d600s', '-H', `Authorization: ${authorization}`, '-s', script, url]
+  const child: ChildProcess = spawn('taskset', args, { stdio: ['ignore', 'pipe', 'pipe'] })
+  let out = ''
+  child.stdout?.on('data', (chunk: Buffer) => {
+    out += chunk.toString()
+  })
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()))
+  return {
+    async stop() {
+      child.kill('SIGINT')
+      await exited
+      const tail = /TAIL (\d+) (\d+) (\d+) (\d+) (\d+)/.exec(out)
+      if (!tail) throw new Error(`[bench] the API probe printed no figures: ${out}`)
+      return { p99: Number(tail[3]) / 1000, max: Number(tail[5]) / 1000 }
+    },
+  }
+}

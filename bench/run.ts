@@ -6,6 +6,7 @@ import { spawnSync } from 'node:child_process'
 import { cpus, totalmem } from 'node:os'
 import { benchAbuse } from './abuse.js'
 import { benchAbuseReads } from './abuse-reads.js'
+import { benchAdminState } from './admin-state.js'
 import { benchBuilds } from './builds.js'
 import { benchCore } from './core.js'
 import { benchEvents } from './events.js'
@@ -37,6 +38,7 @@ const suites = {
   soak: benchSoak,
   abuse: benchAbuse,
   'abuse-reads': benchAbuseReads,
+  'admin-state': benchAdminState,
   builds: benchBuilds,
   core: benchCore,
   events: benchEvents,

@@ -114,5 +114,6 @@ export function createHttpAdmin(target: HttpAdminTarget): MockAdmin {
       }
     },
     importState: (text, session) => done('importState', session, text),
+    addPets: async (request, session) => (await call('addPets', session, request)).text(),
   }
 }

@@ -12,6 +12,7 @@ import type { AuditReport } from '../journal/audit.js'
 import type { SpecCoverage } from '../journal/coverage.js'
 import type { JournalEntryView } from '../journal/view.js'
 import type { ScenarioListing } from '../scenarios/catalogue.js'
+import type { PetStatus } from '../schemas.js'
 import type { ClockView } from '../world/events.js'
 import type { KeyStartInput } from '../world/key-start.js'
 import type { TimelineView } from '../world/timeline.js'
@@ -33,6 +34,8 @@ const WRITE = 'its body under the shared admin write budget (64 MiB at once; 503
 /** Answers from stored data stream under the shared admin read budget (admin-reads.ts, decision 020). */
 const READ = 'streamed under the shared admin read budget (503 + Retry-After past it), never built whole'
 const SMALL = 'one small object, whatever the world holds'
+/** The most pets one `addPets` call adds. */
+export const MAX_ADDED_PETS = 1000
 
 export const ADMIN_OPERATIONS = {
   health: { method: 'GET', path: '/__mock/health', surfaces: [], bound: SMALL },
@@ -62,7 +65,18 @@ export const ADMIN_OPERATIONS = {
   har: { method: 'GET', path: '/__mock/requests.har', surfaces: ['panel'], bound: READ },
   audit: { method: 'GET', path: '/__mock/audit', surfaces: ['mcp'], bound: "one pass over the journal's bounded entries" },
   exportState: { method: 'GET', path: '/__mock/state', surfaces: ['mcp', 'panel'], bound: `${READ}; MCP stops at 2 MiB` },
-  importState: { method: 'PUT', path: '/__mock/state', surfaces: ['mcp', 'panel'], bound: WRITE },
+  importState: {
+    method: 'PUT',
+    path: '/__mock/state',
+    surfaces: ['mcp', 'panel'],
+    bound: `${WRITE}; one import at a time per server (503)`,
+  },
+  addPets: {
+    method: 'POST',
+    path: '/__mock/pets',
+    surfaces: ['mcp'],
+    bound: `at most ${MAX_ADDED_PETS} pets a call, each added as POST /pets adds one: its cost never grows with the store`,
+  },
 } as const satisfies Record<string, OperationDeclaration>
 
 export type OperationName = keyof typeof ADMIN_OPERATIONS
@@ -77,6 +91,26 @@ export interface JournalQuery {
   /** Only entries older than this sequence number (not with `after`). */
   readonly before?: number | undefined
   readonly limit: number
+}
+
+/** `addPets`: `count` new pets (1 to MAX_ADDED_PETS), named and put in categories 1-5 from `seed` (default 1). */
+export interface AddPetsRequest {
+  readonly count: number
+  /** The status of every new pet; default: a seeded mix, as the generated pets have. */
+  readonly status?: PetStatus | undefined
+  readonly seed?: number | undefined
+}
+
+/** Why `request` is no `AddPetsRequest`, in a sentence naming the fix; `undefined` when it is one. */
+export function addPetsProblem(request: Record<string, unknown>, statuses: readonly string[]): string | undefined {
+  const { count, status, seed } = request
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 1 || count > MAX_ADDED_PETS)
+    return `"count" must be a whole number from 1 to ${MAX_ADDED_PETS}: { "count": 10 }.`
+  if (status !== undefined && (typeof status !== 'string' || !statuses.includes(status)))
+    return `"status" must be one of ${statuses.join(', ')}.`
+  if (seed !== undefined && (typeof seed !== 'number' || !Number.isSafeInteger(seed) || seed < 0))
+    return '"seed" must be a whole number, 0 or more.'
+  return undefined
 }
 
 /** What `timeline` answers for a scenario without stages. */
@@ -134,6 +168,8 @@ export interface MockAdmin {
    */
   exportState(session?: string, maxChars?: number): Promise<string | undefined>
   importState(text: string, session?: string): Promise<void>
+  /** Adds pets under the next ids, as `POST /pets` stores them; answers their JSON array as the API writes pets (ids exact). */
+  addPets(request: AddPetsRequest, session?: string): Promise<string>
 }
 
 /** What a refused admin call answered, carried as the `cause` of the Error it rejects with. */

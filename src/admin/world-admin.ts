@@ -5,15 +5,18 @@
  */
 import { toEpochMs } from '../clock.js'
 import { ERRORS, type ErrorCode, plainMessage, StoreUnavailableError } from '../core/errors.js'
+import { serializePet } from '../core/json.js'
 import { notKeptMessage, SESSION_NAME_RULE } from '../core/refusals.js'
 import { toHar } from '../journal/har.js'
 import { entryView } from '../journal/view.js'
 import { listScenarios } from '../scenarios/catalogue.js'
 import { snapshotPieces } from '../snapshot.js'
-import type { World } from '../world/create-world.js'
+import { PET_STATUSES } from '../spec.js'
+import { generatePets } from '../store/seed.js'
+import type { ServerWorld, World } from '../world/create-world.js'
 import { clockView } from '../world/events.js'
 import { startKey } from '../world/key-start.js'
-import { adminRefusal, type HealthView, type MockAdmin } from './operations.js'
+import { type AddPetsRequest, addPetsProblem, adminRefusal, type HealthView, type MockAdmin } from './operations.js'
 
 /** What the in-process admin needs of its host. */
 export interface WorldAdminParts<W extends World> {
@@ -30,6 +33,34 @@ export interface WorldAdminParts<W extends World> {
   har(): { origin: string; version: string }
   /** The session a call acts on when it names none (`/__mock/mcp`: the request's `X-Mock-Session`). */
   readonly defaultSession?: string | undefined
+  /** The state imports under way, shared by every surface of a server (`createGate(1)`); none: not limited (a page). */
+  readonly imports?: Gate | undefined
+}
+
+/** At most a number of calls at once: `take()` gives the call's release, or `undefined` when none is left. */
+export interface Gate {
+  take(): (() => void) | undefined
+}
+
+/**
+ * @example
+ * const imports = createGate(1)
+ * const release = imports.take() // undefined while another holds it
+ */
+export function createGate(limit: number): Gate {
+  let held = 0
+  return {
+    take() {
+      if (held >= limit) return undefined
+      held += 1
+      let released = false
+      return () => {
+        if (released) return
+        released = true
+        held -= 1
+      }
+    },
+  }
 }
 
 /** The world admin and what only an in-process caller uses: the state export as pieces, to stream. */
@@ -81,12 +112,6 @@ function joined(pieces: Iterable<string>, maxChars: number): string | undefined 
  */
 export function createWorldAdmin<W extends World>(parts: WorldAdminParts<W>): WorldAdmin {
   const { of, change } = sessionWorlds(parts)
-  const statePieces = async (session?: string) => {
-    const world = of(session)
-    await world.ready()
-    // The snapshot is taken at once: the pets written are the ones of that moment even as requests go on.
-    return snapshotPieces(world.snapshot())
-  }
   return {
     health: async () => parts.health(),
     sessions: async () => parts.sessions(),
@@ -153,8 +178,48 @@ export function createWorldAdmin<W extends World>(parts: WorldAdminParts<W>): Wo
     clearJournal: async (session) => of(session).journal.clear(),
     har: async (session) => JSON.stringify(toHar(of(session).journal.all(), parts.har()), null, 2),
     audit: async (session) => of(session).audit(),
+    ...stateOperations(of, change, parts.imports),
+  }
+}
+
+/** The operations on a session's whole state: its export (whole or in pieces), its import, pets added. */
+function stateOperations<W extends World>(
+  of: ReturnType<typeof sessionWorlds<W>>['of'],
+  change: ReturnType<typeof sessionWorlds<W>>['change'],
+  imports: Gate | undefined,
+): Pick<WorldAdmin, 'statePieces' | 'exportState' | 'importState' | 'addPets'> {
+  const statePieces = async (session?: string) => {
+    const world = of(session)
+    await world.ready()
+    // The snapshot is taken at once: the pets written are the ones of that moment even as requests go on. A server's
+    // world gives its pets' texts as they are written (`snapshotInSteps`), so exports under way copy no pet: many at
+    // once hold only their pieces on the way (bench/admin-state.ts). An import or reset meanwhile ends the export.
+    const { snapshotInSteps } = world as Partial<ServerWorld>
+    return snapshotPieces(snapshotInSteps ? snapshotInSteps.call(world) : world.snapshot())
+  }
+  return {
     statePieces,
     exportState: async (session, maxChars = Number.POSITIVE_INFINITY) => joined(await statePieces(session), maxChars),
-    importState: (text, session) => change(session, (world) => world.restore(text)),
+    // One at a time: an import holds the whole state as text and parsed at once (bench/admin-state.ts).
+    async importState(text, session) {
+      const release = imports?.take()
+      if (imports && !release)
+        throw refused('too_many_admin_writes', 'A state import is under way (one at a time: each holds a whole state); retry in a moment.')
+      try {
+        return await change(session, (world) => world.restore(text))
+      } finally {
+        release?.()
+      }
+    },
+    addPets: (request, session) => {
+      const problem = addPetsProblem({ ...request }, PET_STATUSES)
+      if (problem) return Promise.reject(refused('invalid_admin_request', problem))
+      return change(session, async (world) => `[${(await world.addPets(newPets(request))).map(serializePet).join(',')}]`)
+    },
   }
+}
+
+/** The pets `addPets` adds: names and categories (1-5) from the seed, the status asked for or the seeded one. */
+function newPets({ count, status, seed = 1 }: AddPetsRequest) {
+  return generatePets({ seed, count, categories: 5 }).map(({ id: _, ...pet }) => (status === undefined ? pet : { ...pet, status }))
 }

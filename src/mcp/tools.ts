@@ -5,11 +5,10 @@
  */
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js'
 import { z } from 'zod'
-import type { MockAdmin } from '../admin/operations.js'
-import { parseJson, stringifyJson } from '../core/json.js'
+import { MAX_ADDED_PETS, type MockAdmin } from '../admin/operations.js'
+import { parseJson } from '../core/json.js'
 import type { KeyStatus } from '../core/key-status.js'
 import { PET_STATUSES } from '../schemas.js'
-import { generatePets } from '../store/seed.js'
 import { answer, guarded } from './results.js'
 
 /** The `session` argument of every tool: the admin API's `X-Mock-Session`. */
@@ -132,34 +131,26 @@ export function addScenarioTools(server: McpServer, admin: MockAdmin): void {
   )
 }
 
-/** Registers create_pets: the state with pets added, written back (`GET` then `PUT /__mock/state`). */
+/** Registers create_pets: the admin API's `POST /__mock/pets`, whose cost is the pets added, not the store's size. */
 export function addPetTools(server: McpServer, admin: MockAdmin): void {
   server.registerTool(
     'create_pets',
     {
       description:
-        'Adds generated pets to the store (names and categories from a seed, so the same seed gives the same pets), with the next free ids, as POST /pets would create them. Spec: "Resources and their fields" (Pet, PetStatus), "POST /pets". Same as GET /__mock/state, the pets appended, PUT /__mock/state (counters, clock and scenario are kept).',
+        'Adds generated pets to the store (names and categories from a seed, so the same seed gives the same pets), with the next free ids, as POST /pets would create them. Spec: "Resources and their fields" (Pet, PetStatus), "POST /pets". Same as POST /__mock/pets (counters, clock, scenario and journal are kept).',
       inputSchema: {
-        count: z.number().int().min(1).max(1000).describe('How many pets to add (1-1000)'),
+        count: z.number().int().min(1).max(MAX_ADDED_PETS).describe(`How many pets to add (1-${MAX_ADDED_PETS})`),
         status: z.enum(PET_STATUSES).optional().describe('The status every new pet gets; default: a seeded mix'),
         seed: z.number().int().min(0).default(1).describe('Seed of the generated names and categories'),
         session,
       },
     },
     guarded(async (args) => {
-      const parsed = parseJson((await admin.exportState(args.session)) ?? '')
-      if (!parsed.ok) throw new Error(`The state could not be read: ${parsed.message}`)
-      const state = parsed.value as { pets: { id: bigint }[]; nextId: bigint }
-      const first = BigInt(state.nextId)
-      const pets = generatePets({ seed: args.seed, count: args.count, categories: 5 }).map((pet, i) => ({
-        ...pet,
-        id: first + BigInt(i),
-        ...(args.status === undefined ? {} : { status: args.status }),
-      }))
-      state.pets.push(...pets)
-      state.nextId = first + BigInt(args.count)
-      await admin.importState(stringifyJson(state), args.session)
-      return answer(`Added ${args.count} pets, ids ${first} to ${state.nextId - 1n}; the store holds ${state.pets.length}.`, pets)
+      const text = await admin.addPets({ count: args.count, status: args.status, seed: args.seed }, args.session)
+      const parsed = parseJson(text)
+      const pets = (parsed.ok ? parsed.value : []) as { id: bigint }[]
+      const ids = pets.length === 0 ? 'none: no int64 id is left' : `ids ${pets[0]?.id} to ${pets.at(-1)?.id}`
+      return answer(`Added ${pets.length} pets, ${ids}.`, pets)
     }),
   )
 }

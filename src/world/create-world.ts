@@ -8,14 +8,14 @@ import type { Clock } from '../clock.js'
 import { type Api, createApi } from '../core/api.js'
 import type { KeyStatus } from '../core/key-status.js'
 import { createRateLimiter, type QuotaStore, type RateLimitOptions } from '../core/rate-limit.js'
-import type { ApiKey, ApiRequest, ApiResponse, ApiResult } from '../core/types.js'
+import type { ApiKey, ApiRequest, ApiResponse, ApiResult, PetRepository } from '../core/types.js'
 import { createFetch } from '../handlers/fetch.js'
 import { type AuditReport, auditJournal } from '../journal/audit.js'
 import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
 import { type SpecCoverage, specCoverage } from '../journal/coverage.js'
 import { createJournal, type Journal } from '../journal/journal.js'
 import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
-import type { PetRecord } from '../schemas.js'
+import type { NewPetRecord, PetRecord } from '../schemas.js'
 import { parseSnapshot, type SteppedSnapshot, steppedOf, type WorldSnapshot } from '../snapshot.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
@@ -79,6 +79,11 @@ export interface World {
   snapshot(): WorldSnapshot
   /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
   restore(snapshot: unknown): Promise<void>
+  /**
+   * Stores `pets` under the next ids, one by one as `POST /pets` does (no quota counted, no journal entry); answers them
+   * as stored. Stops early when no int64 id is left.
+   */
+  addPets(pets: readonly NewPetRecord[]): Promise<PetRecord[]>
   /** The name of the current scenario. */
   readonly scenario: string
   /** Switches this world to a scenario: its data, keys, counters, clock and faults, from scratch. Throws for an unknown name. */
@@ -165,12 +170,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
     basePath,
     handle,
     get pets() {
-      if (!data.collection) {
-        misuse(
-          'This world has no @msw/data collection (created with collection: false, as the standalone server does). Use the API, or GET /__mock/state.',
-        )
-      }
-      return data.collection
+      return collectionOf(data)
     },
     clock,
     keys,
@@ -197,6 +197,11 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
         ? stateWith(data.snapshotInSteps(), rateLimiter, clock, scenarios.active)
         : steppedOf(stateWith(data.snapshot(), rateLimiter, clock, scenarios.active)),
     restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
+    async addPets(pets) {
+      const stored = await storeAll(data.repository, pets)
+      events.changed('state')
+      return stored
+    },
     reset: () => announce(scenarios.start(scenarios.current), 'reset'),
     adopt(name) {
       if (name === scenarios.current.name) return
@@ -204,6 +209,27 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       scenarios.apply(catalogue.get(name))
     },
   }
+}
+
+/** The world's @msw/data collection; a misuse for storage without one. */
+function collectionOf(data: PetData): PetCollection {
+  if (!data.collection) {
+    misuse(
+      'This world has no @msw/data collection (created with collection: false, as the standalone server does). Use the API, or GET /__mock/state.',
+    )
+  }
+  return data.collection
+}
+
+/** Stores `pets` one by one under the next ids, as `POST /pets` does; stops when no int64 id is left. */
+async function storeAll(repository: PetRepository, pets: readonly NewPetRecord[]): Promise<PetRecord[]> {
+  const stored: PetRecord[] = []
+  for (const pet of pets) {
+    const added = await repository.add(pet)
+    if (!added) break
+    stored.push(added.entry.pet)
+  }
+  return stored
 }
 
 /** The pipeline's `handle`, inside the host's step when it gives one. */

@@ -9,9 +9,11 @@ import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { createHttpAdmin } from '../../src/admin/http-admin.js'
 import { ADMIN_OPERATIONS, adminFailure, type OperationName } from '../../src/admin/operations.js'
-import { createWorldAdmin } from '../../src/admin/world-admin.js'
+import { createGate, createWorldAdmin } from '../../src/admin/world-admin.js'
 import { createPetStore } from '../../src/create-pet-store.js'
 import { PANEL_OPERATIONS } from '../../src/panel/operations.js'
+import { stringifySnapshot } from '../../src/snapshot.js'
+import { createWorld } from '../../src/world/create-world.js'
 import { closeServers, ROOT, startServer } from './support.js'
 
 const DECLARED = Object.keys(ADMIN_OPERATIONS).sort()
@@ -113,6 +115,7 @@ describe('the HTTP implementation against a live server', () => {
       audit: () => admin.audit(),
       exportState: () => admin.exportState(),
       importState: async () => admin.importState((await admin.exportState()) as string),
+      addPets: () => admin.addPets({ count: 2, seed: 3 }),
     }
     expect(Object.keys(calls).sort()).toEqual(DECLARED)
     const failed: string[] = []
@@ -125,9 +128,71 @@ describe('the HTTP implementation against a live server', () => {
     expect(used?.minuteRemaining).toBe(0)
   })
 
+  it('adds pets under the next ids, each as the API then answers it (POST /__mock/pets)', async () => {
+    const admin = createHttpAdmin({ url, session: 'add-pets' })
+    const added = JSON.parse(await admin.addPets({ count: 3, status: 'pending', seed: 4 })) as { id: number; status: string }[]
+    // The world started with 3 pets (ids 1-3): the new ones take the next ids, as POST /pets would.
+    expect(added.map((pet) => pet.id)).toEqual([4, 5, 6])
+    for (const pet of added) {
+      const response = await fetch(`${url}/v1/pets/${pet.id}`, {
+        headers: { authorization: 'Bearer test-free', 'x-mock-session': 'add-pets' },
+      })
+      expect(await response.json()).toEqual(pet)
+      expect(pet.status).toBe('pending')
+    }
+    // The same seed names the same pets.
+    const again = JSON.parse(await createHttpAdmin({ url, session: 'add-pets-2' }).addPets({ count: 3, status: 'pending', seed: 4 }))
+    expect(again).toEqual(added)
+  })
+
+  it.each([
+    [{ count: 0 }, '"count" must be a whole number from 1 to 1000'],
+    [{ count: 1001 }, '"count" must be a whole number from 1 to 1000'],
+    [{ count: 2.5 }, '"count" must be a whole number from 1 to 1000'],
+    [{ count: 1, status: 'lost' }, '"status" must be one of available, pending, sold'],
+    [{ count: 1, seed: -1 }, '"seed" must be a whole number'],
+  ])('refuses POST /__mock/pets with %j: 400 naming the fix', async (body, message) => {
+    const response = await fetch(`${url}/__mock/pets`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    })
+    expect(response.status).toBe(400)
+    expect(await response.json()).toMatchObject({ code: 'invalid_admin_request', status: 400, message: expect.stringContaining(message) })
+  })
+
   it('rejects a refused call with the answer as its cause: the status and the code', async () => {
     const admin = createHttpAdmin({ url })
     const error = await admin.useScenario('no-such-scenario').catch((caught: unknown) => caught)
     expect(adminFailure(error)).toEqual({ status: 400, code: 'unknown_scenario' })
+  })
+})
+
+describe('the bounds the world implementation keeps', () => {
+  it('takes one state import at a time when its host gives a gate: another is refused 503, and goes once the first is done', async () => {
+    const base = createWorld({ pets: 2 })
+    const state = stringifySnapshot(base.snapshot())
+    let finish = () => {}
+    // The world's restore waits until the test lets it finish: the first import is under way meanwhile.
+    const world = Object.create(base, {
+      restore: { value: () => new Promise<void>((resolve) => (finish = resolve)) },
+    }) as typeof base
+    const parts = {
+      world: () => world,
+      onChange: () => true,
+      openapi: () => ({}),
+      sessions: () => [],
+      health: () => ({ status: 'ok' as const, basePath: '/v1' }),
+    }
+    const admin = createWorldAdmin({ ...parts, har: () => ({ origin: '', version: '' }), imports: createGate(1) })
+    const first = admin.importState(state)
+    const second = await admin.importState(state).catch((error: unknown) => error)
+    expect(adminFailure(second)).toEqual({ status: 503, code: 'too_many_admin_writes' })
+    finish()
+    await first
+    finish = () => {}
+    const third = admin.importState(state)
+    finish()
+    await expect(third).resolves.toBeUndefined()
   })
 })

@@ -86,7 +86,7 @@ describe('a timeline across snapshots', () => {
     await expect(petStore.restore(snapshot)).rejects.toThrow(/timeline\.startedAt: .*; timeline\.entered: must be -1 or a stage index/)
   })
 
-  it('goes on over HTTP through GET then PUT /__mock/state (what the MCP create_pets tool does)', async () => {
+  it('goes on over HTTP through GET then PUT /__mock/state', async () => {
     const { url } = await startServer({ scenario: INCIDENT })
     await fetch(`${url}/__mock/clock`, { method: 'POST', body: JSON.stringify({ advanceSeconds: 12 * 60 }) })
     const state = await (await fetch(`${url}/__mock/state`)).text()

@@ -3,7 +3,7 @@
  * Every call acts on the session named by `X-Mock-Session` (default: the default world).
  */
 import express, { type NextFunction, type Request, type Response } from 'express'
-import { createWorldAdmin, type WorldAdminParts } from '../../admin/world-admin.js'
+import { createGate, createWorldAdmin, type WorldAdminParts } from '../../admin/world-admin.js'
 import { StoreUnavailableError } from '../../core/errors.js'
 import { SESSION_NAME_RULE } from '../../core/refusals.js'
 import { openApiDocument } from '../../openapi.js'
@@ -85,6 +85,7 @@ function worldAdminParts(options: AdminOptions): WorldAdminParts<ServerWorld> {
   return {
     world: (name) => sessions.get(name),
     onChange: options.onChange,
+    imports: createGate(1),
     // The API lives under the world's base path (`baseUrl`, e.g. `/api/v1`), not always `/v1`.
     openapi: () => openApiDocument({ serverUrl: `${options.serverUrl()}${sessions.main.basePath}`, maxNameLength: options.maxNameLength }),
     sessions: () => sessions.names(),

@@ -30,6 +30,8 @@ export async function operate<T>(res: Response, operation: Promise<T>, send: (va
   } catch (error) {
     const code = adminFailure(error)?.code
     if (code === undefined || !Object.hasOwn(ERRORS, code)) throw error
+    // A 503 of the admin API is a moment's refusal (a budget, the shared store): retry after a second.
+    if (ERRORS[code as ErrorCode].status === 503) res.set('retry-after', '1')
     return refuse(res, code as ErrorCode, (error as Error).message)
   }
   send(value)
