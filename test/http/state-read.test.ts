@@ -35,7 +35,9 @@ describe('GET /__mock/state', () => {
   })
 
   it('holds one share of the admin read budget while a client does not read it, and gives it back when cut off', async () => {
-    const { url, server } = await startServer({ pets: PETS, adminReadMaxBytes: READ_SHARE_BYTES, requestTimeoutMs: 2_000 })
+    // 12 MB of state: more than loopback's socket buffers take from a client that reads nothing (a few MB), so the
+    // export is still under way when the journal is asked for.
+    const { url, server } = await startServer({ pets: 200_000, adminReadMaxBytes: READ_SHARE_BYTES, requestTimeoutMs: 2_000 })
     const accepted: Socket[] = []
     server.server.on('connection', (socket: Socket) => accepted.push(socket))
     const journalStatus = async () => {
