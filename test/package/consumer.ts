@@ -11,6 +11,7 @@ import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { inject } from 'vitest'
 import { ensureBuilt, ROOT } from '../http/support.js'
+import { installCached } from './consumer-cache.js'
 
 export { ROOT }
 
@@ -151,12 +152,16 @@ export async function installConsumer(workDir: string): Promise<Consumer> {
   )
   // The machine's own npm configuration (registry, cache) applies, as for a user's `npm install`. --prefer-offline:
   // what the npm cache holds is not asked for again, so the two lanes of `npm test` ask the registry once for what
-  // they share.
-  // The machine's Chromium is used (test/browser/support.ts): Playwright downloads no browser.
-  await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, {
-    PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-  })
-  return { workDir, project, tarball: join(workDir, result.filename), packed: result.files }
+  // they share. The machine's Chromium is used (test/browser/support.ts): Playwright downloads no browser.
+  const install = async () =>
+    void (await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, {
+      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
+    }))
+  const tarball = join(workDir, result.filename)
+  const fileOf = async (path: string) => (await sh('tar', ['-xOzf', tarball, path], workDir)).stdout
+  const how = await installCached(project, fileOf, install)
+  process.stdout.write(`[package tests] the consumer project: ${how}\n`)
+  return { workDir, project, tarball, packed: result.files }
 }
 
 /** Where the global setup writes the install's outcome: the consumer, or why there is none. */
