@@ -69,7 +69,7 @@ export const ADMIN_OPERATIONS = {
     method: 'PUT',
     path: '/__mock/state',
     surfaces: ['mcp', 'panel'],
-    bound: `${WRITE}; one import at a time per server (503)`,
+    bound: `${WRITE}; one import at a time per server (503); read and stored a slice of pets at a time (snapshot-slices.ts)`,
   },
   addPets: {
     method: 'POST',

@@ -35,6 +35,8 @@ export interface WorldAdminParts<W extends World> {
   readonly defaultSession?: string | undefined
   /** The state imports under way, shared by every surface of a server (`createGate(1)`); none: not limited (a page). */
   readonly imports?: Gate | undefined
+  /** Gives the host's other work a turn: an import reads and stores a large state in slices around it (World.restore). */
+  readonly pause?: (() => Promise<void>) | undefined
 }
 
 /** At most a number of calls at once: `take()` gives the call's release, or `undefined` when none is left. */
@@ -178,7 +180,7 @@ export function createWorldAdmin<W extends World>(parts: WorldAdminParts<W>): Wo
     clearJournal: async (session) => of(session).journal.clear(),
     har: async (session) => JSON.stringify(toHar(of(session).journal.all(), parts.har()), null, 2),
     audit: async (session) => of(session).audit(),
-    ...stateOperations(of, change, parts.imports),
+    ...stateOperations(of, change, parts),
   }
 }
 
@@ -186,7 +188,7 @@ export function createWorldAdmin<W extends World>(parts: WorldAdminParts<W>): Wo
 function stateOperations<W extends World>(
   of: ReturnType<typeof sessionWorlds<W>>['of'],
   change: ReturnType<typeof sessionWorlds<W>>['change'],
-  imports: Gate | undefined,
+  { imports, pause }: Pick<WorldAdminParts<W>, 'imports' | 'pause'>,
 ): Pick<WorldAdmin, 'statePieces' | 'exportState' | 'importState' | 'addPets'> {
   const statePieces = async (session?: string) => {
     const world = of(session)
@@ -206,7 +208,7 @@ function stateOperations<W extends World>(
       if (imports && !release)
         throw refused('too_many_admin_writes', 'A state import is under way (one at a time: each holds a whole state); retry in a moment.')
       try {
-        return await change(session, (world) => world.restore(text))
+        return await change(session, (world) => world.restore(text, pause ? { pause } : {}))
       } finally {
         release?.()
       }

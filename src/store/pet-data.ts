@@ -15,8 +15,12 @@ export interface PetData {
   /** The @msw/data collection set-up code reads and writes; `undefined` for index-only storage. */
   readonly collection: PetCollection | undefined
   readonly repository: PetRepository
-  /** Replaces every pet with `pets` (ids kept); new ids come after the highest, or from `nextId` when larger. */
-  load(pets: readonly PetRecord[], nextId?: bigint): Promise<void>
+  /**
+   * Replaces every pet with `pets` (ids kept); new ids come after the highest, or from `nextId` when larger. With
+   * `pause`, storage that can builds the new pets a slice at a time, awaiting `pause()` between slices, and swaps them
+   * in at once at the end (the old pets answer until then).
+   */
+  load(pets: readonly PetRecord[], nextId?: bigint, pause?: () => Promise<void>): Promise<void>
   /** Every pet in id order and the next id, as plain data. */
   snapshot(): { pets: PetRecord[]; nextId: bigint }
   /** The same, with the pets' texts read from the storage as they are written (`PetTexts`), where it can. */
@@ -44,11 +48,16 @@ export interface IndexedPets {
   add(newPet: NewPetRecord): { entry: PetEntry; pet: PetRecord } | undefined
   /** Replaces every pet (see `PetData.load`). */
   replaceAll(pets: readonly PetRecord[], nextId?: bigint): void
+  /** The same, the new index built a slice at a time with `pause()` awaited between slices, then swapped in at once. */
+  replaceAllInSlices(pets: readonly PetRecord[], nextId: bigint | undefined, pause: () => Promise<void>): Promise<void>
   /** Makes sure the next id comes after `id` (a pet written with its own id). */
   reserve(id: bigint): void
   snapshot(): { pets: PetRecord[]; nextId: bigint }
   snapshotInSteps(): { pets: PetTexts; nextId: bigint }
 }
+
+/** Pets indexed between two pauses of `replaceAllInSlices`: a few milliseconds. */
+const PETS_PER_SLICE = 5_000
 
 /** Indexes plus the next id: the part of a world's pets every storage shares. */
 export function createIndexedPets(): IndexedPets {
@@ -67,6 +76,16 @@ export function createIndexedPets(): IndexedPets {
     replaceAll(pets, next) {
       index.clear()
       for (const pet of pets) index.put(pet)
+      nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
+    },
+    async replaceAllInSlices(pets, next, pause) {
+      const fresh = createPetIndex()
+      for (let start = 0; start < pets.length; start += PETS_PER_SLICE) {
+        for (const pet of pets.slice(start, start + PETS_PER_SLICE)) fresh.put(pet)
+        await pause()
+      }
+      // Swapped in with the next id in one step: no request sees the new pets with the old next id.
+      index.adopt(fresh)
       nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
     },
     reserve(id) {
@@ -132,7 +151,8 @@ export function createIndexOnlyData(onAdd?: (entry: PetEntry) => void): IndexOnl
       pets.index.put(pet)
       pets.reserve(pet.id)
     },
-    load(list, nextId) {
+    load(list, nextId, pause) {
+      if (pause) return pets.replaceAllInSlices(list, nextId, pause)
       pets.replaceAll(list, nextId)
       return Promise.resolve()
     },

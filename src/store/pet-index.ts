@@ -24,6 +24,8 @@ export interface PetIndex {
   putNew(pet: PetRecord): PetEntry
   remove(id: bigint): void
   clear(): void
+  /** Takes every pet of `other` (an index made by `createPetIndex`) in place of its own, at once; `other` is not used after. */
+  adopt(other: PetIndex): void
   /** The highest id stored, or 0n. */
   maxId(): bigint
   /** The pet at `position` in id order (0 <= position < size). */
@@ -102,9 +104,9 @@ function removeSorted(list: StoredPet[] | undefined, key: Key): void {
 }
 
 class MapPetIndex implements PetIndex {
-  readonly #byId = new Map<Key, StoredPet>()
+  #byId = new Map<Key, StoredPet>()
   #sorted: StoredPet[] = []
-  readonly #byStatus = new Map<PetStatus, StoredPet[]>()
+  #byStatus = new Map<PetStatus, StoredPet[]>()
   readonly #pages = new Map<string, PetPage>()
   #pageChars = 0
   rewrites = 0
@@ -161,6 +163,15 @@ class MapPetIndex implements PetIndex {
     this.#byId.delete(key)
     removeSorted(this.#sorted, key)
     if (entry.status !== undefined) removeSorted(this.#byStatus.get(entry.status), key)
+  }
+
+  adopt(other: PetIndex): void {
+    if (!(other instanceof MapPetIndex)) throw new TypeError('A pet index adopts only another of its kind.')
+    this.rewrites += 1
+    this.#forgetPages()
+    this.#byId = other.#byId
+    this.#sorted = other.#sorted
+    this.#byStatus = other.#byStatus
   }
 
   clear(): void {

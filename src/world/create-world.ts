@@ -17,6 +17,7 @@ import { createJournal, type Journal } from '../journal/journal.js'
 import { type ScenarioCatalogue, unknownScenarioMessage } from '../scenarios/catalogue.js'
 import type { NewPetRecord, PetRecord } from '../schemas.js'
 import { parseSnapshot, type SteppedSnapshot, steppedOf, type WorldSnapshot } from '../snapshot.js'
+import { parseSnapshotInSlices } from '../snapshot-slices.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
 import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
@@ -77,8 +78,12 @@ export interface World {
   readonly events: WorldEvents
   /** The whole state: pets, next id, counters and bans, clock. */
   snapshot(): WorldSnapshot
-  /** Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). */
-  restore(snapshot: unknown): Promise<void>
+  /**
+   * Replaces the whole state with a snapshot (checked first: a bad one changes nothing and throws). With `pause`, a
+   * snapshot's text is read and stored a slice of pets at a time, `pause()` awaited between slices: a host that serves
+   * requests meanwhile (the standalone server) gives one that yields to them.
+   */
+  restore(snapshot: unknown, options?: { pause?: () => Promise<void> }): Promise<void>
   /**
    * Stores `pets` under the next ids, one by one as `POST /pets` does (no quota counted, no journal entry); answers them
    * as stored. Stops early when no int64 id is left.
@@ -196,7 +201,7 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
       data.snapshotInSteps
         ? stateWith(data.snapshotInSteps(), rateLimiter, clock, scenarios.active)
         : steppedOf(stateWith(data.snapshot(), rateLimiter, clock, scenarios.active)),
-    restore: (input) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }), 'state'),
+    restore: (input, options) => announce(restoreWorld(input, { catalogue, scenarios, rateLimiter, clock, data }, options?.pause), 'state'),
     async addPets(pets) {
       const stored = await storeAll(data.repository, pets)
       events.changed('state')
@@ -237,21 +242,26 @@ function outermost(pipeline: Api, step: WorldStep | undefined, world: Parameters
   return step ? step(pipeline, world).handle : pipeline.handle
 }
 
-/** Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. */
+/**
+ * Replaces a world's state with a snapshot, checked first: a bad one changes nothing and throws. With `pause`, text is
+ * read and the pets stored a slice at a time (src/snapshot-slices.ts), the old state answering until the end.
+ */
 async function restoreWorld(
   input: unknown,
   parts: { catalogue: ScenarioCatalogue; scenarios: ScenarioSwitch; rateLimiter: QuotaStore; clock: Clock; data: PetData },
+  pause: (() => Promise<void>) | undefined,
 ): Promise<void> {
   const { catalogue, scenarios, rateLimiter, clock, data } = parts
-  const result = parseSnapshot(input)
+  const result = pause && typeof input === 'string' ? await parseSnapshotInSlices(input, pause) : parseSnapshot(input)
   if (!result.ok) misuse(result.message)
   const { snapshot } = result
   if (snapshot.scenario !== undefined && !catalogue.has(snapshot.scenario))
     misuse(`Invalid state: scenario: ${unknownScenarioMessage(snapshot.scenario, catalogue.names())}`)
-  // The clock first: a timeline the snapshot does not place starts at the restored moment.
+  // The pets first (in slices, they are swapped in at the end), then the rest in the same turn of the event loop.
+  await data.load(snapshot.pets as PetRecord[], snapshot.nextId, pause)
+  // The clock before the scenario: a timeline the snapshot does not place starts at the restored moment.
   clock.restore(snapshot.clock)
   scenarios.apply(snapshot.scenario === undefined ? scenarios.current : catalogue.get(snapshot.scenario), snapshot.timeline)
   rateLimiter.reset()
   for (const [key, counters] of Object.entries(snapshot.rateLimits)) rateLimiter.setCounters(key, counters)
-  await data.load(snapshot.pets as PetRecord[], snapshot.nextId)
 }

@@ -21,7 +21,7 @@ const MAX_FUNCTION_LINES = 80
 const LAYERS: readonly (readonly string[])[] = [
   ['spec.ts', 'schemas.ts', 'wire.ts', 'clock.ts', 'openapi.ts'],
   ['core/'],
-  ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts'],
+  ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'snapshot-slices.ts'],
   ['handlers/'],
   ['world/'],
   // The one admin interface (operations.ts) and its two implementations, over worlds and over HTTP.

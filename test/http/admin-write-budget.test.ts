@@ -4,16 +4,18 @@
  * of the largest size and sends a little of it: while it holds the budget, another change is 503
  * `too_many_admin_writes` with `Retry-After: 1`, unread; reads go on; once it goes, changes are taken again.
  */
+import type { IncomingMessage } from 'node:http'
 import { connect, type Socket } from 'node:net'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { ADMIN_WRITE_MAX_BYTES } from '../../src/server/admin/write-budget.js'
 import { closeServers, eventually, startServer } from './support.js'
 
 let url = ''
+let server: Awaited<ReturnType<typeof startServer>>['server']
 const sockets = new Set<Socket>()
 
 beforeAll(async () => {
-  ;({ url } = await startServer({ pets: 3 }))
+  ;({ url, server } = await startServer({ pets: 3 }))
 })
 
 afterAll(async () => {
@@ -21,16 +23,30 @@ afterAll(async () => {
   await closeServers()
 })
 
-/** A state import that announces a body of `bytes` and sends its first 1 KiB only, holding the budget meanwhile. */
+/**
+ * A state import that announces a body of `bytes` and sends its first 1 KiB only, holding the budget meanwhile. Resolves
+ * once the server has its headers: the budget is taken in that same turn, so a change sent after it meets the hold
+ * (one sent before could hold the budget first and get this one refused).
+ */
 async function slowImport(bytes: number): Promise<Socket> {
   const { hostname, port } = new URL(url)
   const client = connect({ host: hostname, port: Number(port) })
   sockets.add(client)
   client.on('error', () => undefined)
   await new Promise((resolve) => client.once('connect', resolve))
+  const arrived = new Promise<void>((resolve) => {
+    const seen = (req: IncomingMessage) => {
+      if (req.headers['content-length'] !== String(bytes)) return
+      server.server.off('request', seen)
+      // The admin app's middleware runs after this listener, in the same turn.
+      setImmediate(resolve)
+    }
+    server.server.on('request', seen)
+  })
   client.write(
     `PUT /__mock/state HTTP/1.1\r\nHost: ${hostname}:${port}\r\nContent-Type: application/json\r\nContent-Length: ${bytes}\r\n\r\n${'{'.padEnd(1024, ' ')}`,
   )
+  await arrived
   return client
 }
 

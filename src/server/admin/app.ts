@@ -86,6 +86,8 @@ function worldAdminParts(options: AdminOptions): WorldAdminParts<ServerWorld> {
     world: (name) => sessions.get(name),
     onChange: options.onChange,
     imports: createGate(1),
+    // A state import gives the API a turn between slices of pets (src/snapshot-slices.ts).
+    pause: () => new Promise<void>((resolve) => setImmediate(resolve)),
     // The API lives under the world's base path (`baseUrl`, e.g. `/api/v1`), not always `/v1`.
     openapi: () => openApiDocument({ serverUrl: `${options.serverUrl()}${sessions.main.basePath}`, maxNameLength: options.maxNameLength }),
     sessions: () => sessions.names(),
