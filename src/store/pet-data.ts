@@ -63,6 +63,8 @@ const PETS_PER_SLICE = 5_000
 export function createIndexedPets(): IndexedPets {
   const index = createPetIndex()
   let nextId = 1n
+  /** After a replace: the id after the highest stored, or `next` when larger. */
+  const nextAfterAll = (next: bigint | undefined) => (next !== undefined && next > index.maxId() ? next : index.maxId() + 1n)
   return {
     index,
     add(newPet) {
@@ -76,17 +78,17 @@ export function createIndexedPets(): IndexedPets {
     replaceAll(pets, next) {
       index.clear()
       for (const pet of pets) index.put(pet)
-      nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
+      nextId = nextAfterAll(next)
     },
     async replaceAllInSlices(pets, next, pause) {
       const fresh = createPetIndex()
-      for (let start = 0; start < pets.length; start += PETS_PER_SLICE) {
-        for (const pet of pets.slice(start, start + PETS_PER_SLICE)) fresh.put(pet)
-        await pause()
+      for (const [position, pet] of pets.entries()) {
+        fresh.put(pet)
+        if ((position + 1) % PETS_PER_SLICE === 0) await pause()
       }
       // Swapped in with the next id in one step: no request sees the new pets with the old next id.
       index.adopt(fresh)
-      nextId = next !== undefined && next > index.maxId() ? next : index.maxId() + 1n
+      nextId = nextAfterAll(next)
     },
     reserve(id) {
       if (id >= nextId) nextId = id + 1n
