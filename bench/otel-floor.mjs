@@ -1,7 +1,7 @@
 /**
  * `node --import ./bench/otel-floor.mjs …`: the least one span per request can cost the standalone server: the same SDK
- * as bench/otel-register.mjs (batch processor, an exporter that drops), but not registered globally (so the mock's own
- * tracing step stays off), and a bare SERVER span with no attributes started and ended around each request from Node's
+ * as bench/otel-register.mjs (batch processor, an exporter that drops), but not registered globally (and the mock runs
+ * without `--tracing`), and a bare SERVER span with no attributes started and ended around each request from Node's
  * `http.server.request.start` and `http.server.response.finish` diagnostics channels (the way HTTP instrumentations do).
  */
 import { subscribe } from 'node:diagnostics_channel'

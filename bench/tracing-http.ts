@@ -1,8 +1,8 @@
 /**
  * Tracing on the standalone server (docs/explain.md, "Traces"): `GET /v1/pets?limit=20` under wrk, the server as
- * before against the same server started with an OpenTelemetry SDK registered (`node --import
+ * before against the same server started with `--tracing` and an OpenTelemetry SDK registered (`node --import
  * bench/otel-register.mjs`), rounds alternating. Target: at most 10 % lower throughput with the SDK. A third server
- * measures what no tracing step can go below: the same SDK, not registered (the mock traces nothing), and a bare span per
+ * measures what no tracing listener can go below: the same SDK, not registered, the mock without `--tracing`, and a bare span per
  * request started and ended from Node's HTTP diagnostics channels (`bench/otel-floor.mjs`).
  */
 import { join } from 'node:path'
@@ -31,7 +31,8 @@ const IMPORTS: Record<string, string | undefined> = { plain: undefined, traced: 
 function server(port: number, name: string) {
   const script = IMPORTS[name]
   const importing = script === undefined ? [] : [`--import=${join(ROOT, 'bench', script)}`]
-  const args = [...ONE_CORE_FLAGS, ...importing, join(ROOT, 'dist/src/cli/main.js'), '--port', String(port), '--log', 'silent']
+  const tracing = name === 'traced' ? ['--tracing'] : []
+  const args = [...ONE_CORE_FLAGS, ...importing, join(ROOT, 'dist/src/cli/main.js'), '--port', String(port), '--log', 'silent', ...tracing]
   return startPinned(SERVER_CORE, SERVER_NODE, [...args, '--fixtures', benchFixtures()])
 }
 

@@ -33,7 +33,7 @@ export function createPetStore(options: PetStoreOptions = {}): PetStore {
   return createPetStoreSharing(options, {})
 }
 
-/** `createPetStore` with what a host shares with the world: the Node entries' trace step (src/index.ts). */
+/** `createPetStore` with what a host shares with the world: the Node entries' tracing listener (src/index.ts). */
 export function createPetStoreSharing(options: PetStoreOptions, shared: WorldShared): PetStore {
   // The one switch between storages: the collection unless set-up code has said it needs none.
   const data = options.collection === false ? createIndexOnlyData() : createCollectionData()

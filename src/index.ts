@@ -15,13 +15,13 @@ export type { KeyCounters, RateLimiter, RateLimitOptions } from './core/rate-lim
 export type { ApiKey, ApiRequest, ApiResponse, ApiResult, Limits, Plan } from './core/types.js'
 
 import { createPetStoreSharing, type PetStore, type PetStoreOptions } from './create-pet-store.js'
-import { withTracing } from './server/tracing.js'
+import { traceAnswers } from './world/tracing.js'
 
 export type { PetStore, PetStoreOptions, World } from './create-pet-store.js'
 
 /**
- * Creates one isolated Pet Store world. Two stores never share pets, counters or clocks. Its requests are traced once
- * an OpenTelemetry SDK is registered (docs/explain.md, "Traces"): this entry is for Node; browsers use
+ * Creates one isolated Pet Store world. Two stores never share pets, counters or clocks. With `tracing: true` its
+ * requests are OpenTelemetry spans (docs/explain.md, "Traces"): this entry is for Node; browsers use
  * `petstore-mock/browser`, which never loads the tracing.
  *
  * @example
@@ -34,7 +34,7 @@ export type { PetStore, PetStoreOptions, World } from './create-pet-store.js'
  * const response = await fetch('https://api.petstore.test/v1/pets', { headers: { Authorization: 'Bearer test-pro' } })
  */
 export function createPetStore(options: PetStoreOptions = {}): PetStore {
-  return createPetStoreSharing(options, { trace: withTracing })
+  return createPetStoreSharing(options, { traceAnswers })
 }
 
 export type { AuditReport, KeyAudit, RateLimitedAnswer, RetryViolation } from './journal/audit.js'

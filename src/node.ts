@@ -10,7 +10,7 @@
  */
 import { type SetupServer, setupServer } from 'msw/node'
 import type { PetStore, PetStoreOptions } from './create-pet-store.js'
-// The main entry's `createPetStore`: the Node one, whose requests are traced once an OpenTelemetry SDK is registered.
+// The main entry's `createPetStore`: the Node one, whose requests are spans with `tracing: true`.
 import { createPetStore } from './index.js'
 
 export function setupPetStoreServer(options: PetStoreOptions = {}): { server: SetupServer; petStore: PetStore } {

@@ -165,6 +165,12 @@ export const OPTIONS = {
     readme:
       'Every answer carries `X-Mock-Reason`: the rule that decided it and its facts ([docs/explain.md](docs/explain.md)); without it, only answers to requests sending `X-Mock-Explain: 1`',
   },
+  tracing: {
+    group: ADMIN,
+    help: 'Each API request is an OpenTelemetry span, through the SDK you register with node --import (needs @opentelemetry/api)',
+    readme:
+      'Each API request is an OpenTelemetry span, through the SDK you register with `node --import` ([docs/explain.md](docs/explain.md), "Traces"; needs `@opentelemetry/api`)',
+  },
   log: {
     group: ADMIN,
     value: 'FORMAT',

@@ -10,6 +10,7 @@ import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '..
 import { safeUrl } from '../server/redis/url.js'
 import { StateFileError } from '../server/state/file.js'
 import { PLAN_LIMITS } from '../spec.js'
+import { needIntegration } from './integrations.js'
 import { parseCli, SERVE } from './options.js'
 import { UsageError, usageFailed, version } from './parse.js'
 
@@ -110,6 +111,11 @@ export async function serve(): Promise<void> {
   if (typeof parsed === 'string') return void process.stdout.write(`${parsed}\n`)
   const { options, config, source } = parsed
   if (options.stateFile !== undefined) await ensureStateFolder(options.stateFile, source('stateFile')).catch(exitUsage)
+  try {
+    if (options.tracing) needIntegration('@opentelemetry/api', source('tracing'))
+  } catch (error) {
+    exitUsage(error)
+  }
   const server = createPetStoreServer(options)
   // Signals are handled before the banner, so a stop right after start-up still saves and exits 0.
   let stopping = false

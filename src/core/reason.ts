@@ -96,7 +96,7 @@ const DECISION_OF = new Map<RuleId, string>(
 
 /**
  * The rule of an answer and the facts that bear on it, without the sentence: what a span's attributes read on every
- * traced request (src/server/tracing.ts), written into one object of facts.
+ * traced request (src/world/tracing.ts), written into one object of facts.
  */
 export function reasonFacts(answered: Answered, isoOf: (seconds: number) => string = isoOfSeconds): Omit<Reason, 'text'> {
   const rule = ruleOf(answered)

@@ -52,6 +52,10 @@ export const ConfigSchema = z
       .boolean()
       .optional()
       .meta({ description: 'Every answer carries X-Mock-Reason, the rule behind it (default false: only when X-Mock-Explain: 1 asks)' }),
+    tracing: z
+      .boolean()
+      .optional()
+      .meta({ description: 'Each API request is an OpenTelemetry span, through the SDK you register (needs @opentelemetry/api)' }),
     queryValidation: z.enum(['strict', 'lenient']).optional().meta({ description: 'strict (default): 400 for a bad limit or status' }),
     defaultStatus: z.enum(PET_STATUSES).optional().meta({ description: 'Status stored when POST /pets omits it (default none)' }),
     maxBodyBytes: whole(1).optional().meta({ description: 'Larger request bodies get 413 (default 1048576)' }),

@@ -15,7 +15,7 @@ import { createAdminReads } from './admin/admin-reads.js'
 import type { AdminOptions } from './admin/app.js'
 import { createEventStreams } from './admin/event-streams.js'
 import type { CorsOrigins } from './cors.js'
-import { createServerMetrics, watchAnswers } from './metrics.js'
+import { createServerMetrics } from './metrics.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
 import { createRequestRouter } from './request-router.js'
 import { serverDelivery } from './server-delivery.js'
@@ -108,8 +108,9 @@ export function createPetStoreServer(options: PetStoreServerOptions = {}): PetSt
   const own = createSessions(options, options.maxSessions ?? 1_000, saver.dataFor, undefined, saver.evicted)
   const { sessions, ...store } = sessionStore(options, own)
   const metrics = createServerMetrics(sessions)
-  const log = watchAnswers(requestLogOf(options), metrics)
-  const delivery = serverDelivery(options, saver, log)
+  const log = requestLogOf(options)
+  // Each answer handed over is told once, to the metrics and (unless silent) the log line.
+  const delivery = serverDelivery(options, saver, log, log.silent ? [metrics.answered] : [metrics.answered, log.answered])
   const adminToken =
     options.adminToken !== undefined && options.adminToken !== '' ? options.adminToken : isLoopback(host) ? undefined : false
   const streams = createEventStreams()

@@ -3,7 +3,7 @@
  * registry of the server's own (never prom-client's global one: two servers in one process count apart), fed by every
  * API answer of every session.
  *
- * Where it counts: the delivery's `onAnswered` hook, through the request log (`watchAnswers`). It sees each answer of
+ * Where it counts: it listens to the delivery's answers (`answered`, src/server/server-delivery.ts). It sees each answer of
  * every session, those created later and those of `--redis` included, with the core's `meta` (operation, rule, plan,
  * fault) already at hand: nothing is summarised, and it counts with the journal off (`journalLimit: 0`), unlike a
  * `journal.listen` per world. Answers from outside a world (the user's msw handlers, preflights, the admin API, an
@@ -11,7 +11,7 @@
  */
 import type { Counter, Registry } from 'prom-client'
 import { ruleOf } from '../core/reason.js'
-import type { LoggedAnswer, LoggedRequest, RequestLog } from './request-log.js'
+import type { LoggedAnswer, LoggedRequest } from './request-log.js'
 import type { Sessions } from './sessions.js'
 
 export interface ServerMetrics {
@@ -173,7 +173,7 @@ function registryOf(prom: typeof import('prom-client'), sessions: Sessions, tall
 /**
  * @example
  * const metrics = createServerMetrics(sessions)
- * const log = watchAnswers(createRequestLog('silent', write), metrics)
+ * const delivery = serverDelivery(options, saver, log, [metrics.answered])
  */
 export function createServerMetrics(sessions: Sessions): ServerMetrics {
   const tallies: Tallies = { requests: new Map(), limited: new Map(), bans: new Map(), faults: new Map(), durations: new Map() }
@@ -186,20 +186,6 @@ export function createServerMetrics(sessions: Sessions): ServerMetrics {
       registry ??= import('prom-client').then((prom) => registryOf(prom, sessions, tallies))
       const loaded = await registry
       return { contentType: loaded.contentType, text: await loaded.metrics() }
-    },
-  }
-}
-
-/** `log`, also counting each API answer in `metrics`: the delivery calls `answered` for every one, even when silent. */
-export function watchAnswers(log: RequestLog, metrics: ServerMetrics): RequestLog {
-  return {
-    silent: false,
-    start: log.start,
-    line: log.line,
-    answered(request, status, answer) {
-      metrics.answered(request, status, answer)
-      // A silent log writes nothing: not calling it keeps an answer out of its file (scripts/files-per-request.mjs).
-      if (!log.silent) log.answered(request, status, answer)
     },
   }
 }

@@ -44,25 +44,32 @@ function notKept(response: ApiResponse): ApiResponse {
   return { ...refused, meta: { ...response.meta, rule: 'state.unavailable' } }
 }
 
+/** What hears of each API answer the delivery hands over: the request log, the metrics (src/server/http-server.ts). */
+export type DeliveredListener = (exchange: ServerExchange, status: number, response: ApiResponse) => void
+
 /**
  * The server's delivery: answers of a turn held and written together, after the turn's state-file changes (decision
- * 015). Without a state file nothing of the saver runs on the way of a request.
+ * 015), each then told to `listeners` once. Without a state file nothing of the saver runs on the way of a request.
  */
-export function serverDelivery(options: ServerDeliveryOptions, saver: StateSaver, log: RequestLog) {
+export function serverDelivery(
+  options: ServerDeliveryOptions,
+  saver: StateSaver,
+  log: RequestLog,
+  listeners: readonly DeliveredListener[],
+) {
   const saving = saver !== NO_SAVER
+  const told: DeliveredListener[] = saving ? [() => saver.changed(), ...listeners] : [...listeners]
   return createNodeDelivery<ServerExchange>({
     latency: latencyOf(options),
     batch: true,
     beforeAnswers: saving ? saver.flush : undefined,
     notKept: saving ? notKept : undefined,
-    onAnswered: saving
-      ? (exchange, status, response) => {
-          saver.changed()
-          log.answered(exchange, status, response)
-        }
-      : log.silent
+    onAnswered:
+      told.length === 0
         ? undefined
-        : log.answered,
+        : (exchange, status, response) => {
+            for (const listener of told) listener(exchange, status, response)
+          },
     onFailed(exchange, error) {
       if (isHangUp(error)) return log.line(exchange, 0, undefined, 'aborted')
       console.error('[petstore-mock] Request failed:', error)

@@ -7,9 +7,9 @@
 import { SESSION_NAME } from '../core/refusals.js'
 import { createJournalBudget, type JournalBudget } from '../journal/budget.js'
 import type { PetData } from '../store/pet-data.js'
-import { createWorld, type ServerWorld, type WorldStep } from '../world/create-world.js'
+import { createWorld, type ServerWorld, type TraceAnswers } from '../world/create-world.js'
 import type { PetStoreOptions } from '../world/options.js'
-import { withTracing } from './tracing.js'
+import { traceAnswers } from '../world/tracing.js'
 
 export const DEFAULT_SESSION = 'default'
 
@@ -45,12 +45,12 @@ export function createSessions(
   options: PetStoreOptions,
   max: number,
   dataFor?: (name: string) => PetData,
-  worldFor?: (name: string, shared: { journalBudget: JournalBudget; trace: WorldStep }) => ServerWorld,
+  worldFor?: (name: string, shared: { journalBudget: JournalBudget; traceAnswers: TraceAnswers }) => ServerWorld,
   onEvict?: (name: string) => void,
 ): Sessions {
   const journalBudget = createJournalBudget(options.journalMaxBytes)
-  // Every session's requests are traced once an OpenTelemetry SDK is registered (docs/explain.md, "Traces").
-  const shared = { journalBudget, trace: withTracing }
+  // With `--tracing`, every session's requests are spans (docs/explain.md, "Traces").
+  const shared = { journalBudget, traceAnswers }
   // Sessions are only reached over HTTP: worlds without msw or an @msw/data collection (decisions/009).
   const create = (name: string) => (worldFor ? worldFor(name, shared) : createWorld(options, dataFor?.(name), shared))
   const main = create(DEFAULT_SESSION)

@@ -5,7 +5,7 @@
  * and the standalone server's sessions are worlds without them (fast start, small memory).
  */
 import type { Clock } from '../clock.js'
-import { type Api, createApi } from '../core/api.js'
+import { createApi } from '../core/api.js'
 import type { KeyStatus } from '../core/key-status.js'
 import { createRateLimiter, type QuotaStore, type RateLimitOptions } from '../core/rate-limit.js'
 import type { ApiKey, ApiRequest, ApiResponse, ApiResult, PetRepository } from '../core/types.js'
@@ -19,6 +19,7 @@ import type { NewPetRecord, PetRecord } from '../schemas.js'
 import { parseSnapshot, type SteppedSnapshot, steppedOf, type WorldSnapshot } from '../snapshot.js'
 import { parseSnapshotInSlices } from '../snapshot-slices.js'
 import { createIndexOnlyData, type PetCollection, type PetData } from '../store/pet-data.js'
+import { type AnswerListener, announcing } from './answers.js'
 import { createWorldEvents, keyStatuses, type WorldEvents } from './events.js'
 import { misuse, type PetStoreOptions, resolveOptions } from './options.js'
 import { withExplain, withJournal, withScenarioHeader, withStoreFailures } from './pipeline.js'
@@ -33,17 +34,17 @@ export type SharedQuota = (parts: {
   unauthenticated: () => Record<string, string>
 }) => QuotaStore
 
-/** A step a host puts around a world's whole pipeline (the Node hosts' traces, src/server/tracing.ts). */
-export type WorldStep = (next: Api, world: { readonly basePath: string; scenario(): string }) => Api
+/** Makes the listener that traces a world's answers (src/world/tracing.ts), for a world made with `tracing: true`. */
+export type TraceAnswers = (world: { readonly basePath: string; scenario(): string }) => AnswerListener
 
 /**
  * What a host shares with its worlds: the journals' byte budget, a shared quota (`--redis`) instead of local counters,
- * and a step around the pipeline (`trace`: Node hosts only, so the browser bundle never loads OpenTelemetry).
+ * and the tracing listener (Node hosts only, so the browser bundle never loads OpenTelemetry).
  */
 export interface WorldShared {
   journalBudget?: JournalBudget
   quota?: SharedQuota
-  trace?: WorldStep
+  traceAnswers?: TraceAnswers
 }
 
 export interface World {
@@ -157,16 +158,16 @@ export function createWorld(options: PetStoreOptions = {}, data: PetData = creat
   /** Tells the event listeners once `done` has settled (a failed switch changed nothing). */
   const announce = (done: Promise<void>, type: 'scenario' | 'reset' | 'state'): Promise<void> => done.then(() => events.changed(type))
 
-  // The pipeline, outermost first: the host's trace step -> journal -> explain (X-Mock-Reason when asked) -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
+  // The pipeline, outermost first: the answers' listeners (traces) -> journal -> explain (X-Mock-Reason when asked) -> proxy (what the mock does not define) -> X-Mock-Scenario -> faults -> core.
   const scenarioStep = withScenarioHeader(scenarios.active, {
     catalogue,
-    oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0 }),
+    oneOff: (name) => createWorld({ ...options, scenario: name, journalLimit: 0, tracing: false }),
   })
   const routed = resolved.proxy ? withProxy(scenarioStep, { ...resolved.proxy, basePath }) : scenarioStep
   // A shared store may be unreachable: a failed answer becomes a 503.
   const guarded = shared.quota ? withStoreFailures(routed, basePath) : routed
   const pipeline = withJournal(withExplain(guarded, { always: resolved.explain, active: scenarios.active }), journal, scenarios.active)
-  const handle = outermost(pipeline, shared.trace, { basePath, scenario: () => scenarios.current.name })
+  const { handle } = announcing(pipeline, listenersOf(resolved.tracing, shared, { basePath, scenario: () => scenarios.current.name }))
 
   return {
     urlPattern: resolved.urlPattern,
@@ -237,9 +238,15 @@ async function storeAll(repository: PetRepository, pets: readonly NewPetRecord[]
   return stored
 }
 
-/** The pipeline's `handle`, inside the host's step when it gives one. */
-function outermost(pipeline: Api, step: WorldStep | undefined, world: Parameters<WorldStep>[1]): Api['handle'] {
-  return step ? step(pipeline, world).handle : pipeline.handle
+/**
+ * The listeners of a world's answers: its traces, when asked for (`tracing: true`) and the host can make them. A one-off
+ * world (`X-Mock-Scenario`) is made with `tracing: false`: it answers inside this world's pipeline, whose listeners hear.
+ */
+function listenersOf(tracing: boolean, shared: WorldShared, world: Parameters<TraceAnswers>[0]): AnswerListener[] {
+  if (!tracing) return []
+  if (shared.traceAnswers === undefined)
+    misuse('tracing: true needs a Node host (petstore-mock or petstore-mock/node), not petstore-mock/browser.')
+  return [shared.traceAnswers(world)]
 }
 
 /**

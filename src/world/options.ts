@@ -40,6 +40,11 @@ export interface PetStoreOptions {
    * `false`: only answers to requests that send `X-Mock-Explain: 1` carry it.
    */
   explain?: boolean
+  /**
+   * `true`: each API request is an OpenTelemetry span (docs/explain.md, "Traces"), through `@opentelemetry/api` and the
+   * SDK you register; Node hosts only. Default `false`: the API is not loaded and requests pay nothing for traces.
+   */
+  tracing?: boolean
   /** `strict` (default): 400 for `limit` outside 1..100 or an unknown `status`; `lenient`: clamp. */
   queryValidation?: QueryValidation
   /** Status stored when `POST /pets` omits it. Default: none (the pet has no `status`). */
@@ -114,6 +119,7 @@ export interface ResolvedOptions {
   readonly journalMaxBytes: number
   /** Every answer carries `X-Mock-Reason` (else only those asked for with `X-Mock-Explain: 1`). */
   readonly explain: boolean
+  readonly tracing: boolean
   readonly keys: readonly KeyConfig[]
   /** The option's pets: a count or a list (checked when a scenario starts, as scenarios may replace them). */
   readonly pets: number | readonly PetRecordInput[]
@@ -127,6 +133,12 @@ export interface ResolvedOptions {
 
 /** The largest upstream body `proxy` relays by default: far above any Pet Store answer, and a bound on what one request holds. */
 export const DEFAULT_PROXY_MAX_BODY_BYTES = 8 * 1024 * 1024
+
+/** A yes-or-no option: `undefined` is no. */
+const flag = (value: unknown, name: string): boolean =>
+  value === undefined || typeof value === 'boolean'
+    ? value === true
+    : misuse(`${name} must be true or false, got ${JSON.stringify(value)}.`)
 
 /** A misuse of the library: a TypeError whose message names the option and the fix. */
 export function misuse(message: string): never {
@@ -219,10 +231,8 @@ export function resolveOptions(options: PetStoreOptions): ResolvedOptions {
     },
     rateLimit: resolveRateLimit(options.rateLimit ?? {}),
     journalLimit: wholeNumber(options.journalLimit ?? 1_000, 'journalLimit', 0),
-    explain:
-      options.explain === undefined || typeof options.explain === 'boolean'
-        ? options.explain === true
-        : misuse(`explain must be true or false, got ${JSON.stringify(options.explain)}.`),
+    explain: flag(options.explain, 'explain'),
+    tracing: flag(options.tracing, 'tracing'),
     journalMaxBytes: wholeNumber(options.journalMaxBytes ?? DEFAULT_JOURNAL_MAX_BYTES, 'journalMaxBytes', 0),
     keys: options.keys ?? DEFAULT_KEYS,
     pets: typeof options.pets === 'number' ? wholeNumber(options.pets, 'pets', 0) : (options.pets ?? 50),

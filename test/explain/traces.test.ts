@@ -1,7 +1,8 @@
 /**
- * Traces (docs/explain.md, "Traces"): with an OpenTelemetry SDK registered, every request of the Node hosts (in-process
- * and the standalone server) is one SERVER span named after its operation, continuing the caller's `traceparent`,
- * carrying the answer's reason as the journal records it, and never a key. With no SDK, nothing is recorded.
+ * Traces (docs/explain.md, "Traces"): with `tracing: true` and an OpenTelemetry SDK registered, every request of the
+ * Node hosts (in-process and the standalone server) is one SERVER span named after its operation, continuing the
+ * caller's `traceparent` through the registered propagator, carrying the answer's reason as the journal records it, and
+ * never a key. With no SDK, or without `tracing`, nothing is recorded.
  */
 import { createHash } from 'node:crypto'
 import { type Attributes, propagation, SamplingDecision, SpanStatusCode, trace } from '@opentelemetry/api'
@@ -30,7 +31,7 @@ function unregisterSdk(): void {
   exporter.reset()
 }
 
-const OPTIONS = { keys: SEQUENCE_KEYS, clock: '2026-06-01T12:00:00Z' }
+const OPTIONS = { keys: SEQUENCE_KEYS, clock: '2026-06-01T12:00:00Z', tracing: true }
 const headersOf = (init: { key?: string; headers?: Record<string, string> } = {}) => ({
   ...(init.key ? { authorization: `Bearer ${init.key}` } : {}),
   ...init.headers,
@@ -50,7 +51,7 @@ function counting(driver: Driver): Driver & { sent: () => number } {
   }
 }
 
-/** The attribute each fact of a reason is written to (src/server/tracing.ts). */
+/** The attribute each fact of a reason is written to (src/world/tracing.ts). */
 const ATTRIBUTE_OF: Record<string, string> = {
   plan: 'petstore.plan',
   window: 'petstore.window',
@@ -215,15 +216,33 @@ describe('traces over HTTP (the standalone server)', () => {
 describe('traces with a tracer provider and no propagator registered', () => {
   beforeEach(() => registerSdk({ w3c: false }))
 
-  it('still continues the W3C traceparent, read by the mock itself (docs/spec-decisions.md row 64)', async () => {
+  it('starts a new trace: only a registered propagator reads traceparent (docs/spec-decisions.md row 64)', async () => {
     const petStore = createPetStore(OPTIONS)
     await petStore.fetch('/v1/pets', { headers: { authorization: 'Bearer test-pro', traceparent: TRACEPARENT } })
-    await petStore.fetch('/v1/pets', { headers: { authorization: 'Bearer test-pro', traceparent: `ff-${TRACE_ID}-${PARENT_ID}-01` } })
-    const [continued, invalid] = exporter.getFinishedSpans()
-    expect(continued?.spanContext().traceId).toBe(TRACE_ID)
-    expect(continued?.parentSpanContext?.spanId).toBe(PARENT_ID)
-    expect(invalid?.spanContext().traceId).not.toBe(TRACE_ID)
-    expect(invalid?.parentSpanContext).toBeUndefined()
+    const [span] = exporter.getFinishedSpans()
+    expect(span?.name).toBe('listPets')
+    expect(span?.spanContext().traceId).not.toBe(TRACE_ID)
+    expect(span?.parentSpanContext).toBeUndefined()
+  })
+})
+
+describe('without tracing: true', () => {
+  beforeEach(() => registerSdk({ w3c: true }))
+
+  it('records no span though an SDK is registered, in-process and over HTTP', async () => {
+    const { tracing: _, ...untraced } = OPTIONS
+    const petStore = createPetStore(untraced)
+    expect((await petStore.fetch('/v1/pets', { headers: { authorization: 'Bearer test-pro' } })).status).toBe(200)
+    const { url } = await startServer(untraced)
+    expect((await fetch(`${url}/v1/pets`, { headers: { authorization: 'Bearer test-pro' } })).status).toBe(200)
+    expect(exporter.getFinishedSpans()).toEqual([])
+  })
+
+  it('is refused by the browser entry, which has no tracing, with a message naming the Node entries', async () => {
+    const { createPetStore: createBrowserPetStore } = await import('../../src/browser.js')
+    expect(() => createBrowserPetStore({ tracing: true })).toThrow(
+      /tracing: true needs a Node host \(petstore-mock or petstore-mock\/node\)/,
+    )
   })
 })
 
