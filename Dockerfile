@@ -14,12 +14,16 @@ RUN npm ci --ignore-scripts --no-audit --no-fund
 COPY . .
 RUN npm run build
 
-# Stage 2: the runtime dependencies from the same lock file, and the build.
+# Stage 2: the runtime dependencies (stage 1's install, pruned), and the build.
 FROM node:24-slim
 ENV NODE_ENV=production
 WORKDIR /app
-COPY package.json package-lock.json ./
-RUN npm ci --omit=dev --ignore-scripts --no-audit --no-fund && npm cache clean --force
+COPY package.json package-lock.json scripts/server-packages.mjs ./
+COPY --from=build /src/node_modules ./node_modules
+# The build stage's install from the lock file, pruned to what runs: the library's dependencies and the server's
+# optional packages (decisions/029), which server-packages.mjs makes dependencies at their locked versions.
+RUN node server-packages.mjs && npm prune --omit=dev --ignore-scripts --no-audit --no-fund \
+ && rm server-packages.mjs && npm cache clean --force
 COPY --from=build /src/dist ./dist
 COPY scenarios ./scenarios
 # Where a --state-file lives (`-v petstore-state:/data ... --state-file /data/state.json`, the run line at the top). Its

@@ -1,6 +1,6 @@
 /** Shared pieces of the benchmark scripts: processes pinned to cores, wrk runs, medians, tables. */
 import { type ChildProcess, execFile, spawn, spawnSync } from 'node:child_process'
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
+import { existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs'
 import { tmpdir } from 'node:os'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
@@ -91,10 +91,14 @@ export function startPinned(core: string, command: string, args: string[], env: 
 export const ONE_CORE_FLAGS = ['--max-semi-space-size=16', '--single-threaded-gc'] as const
 
 /** The built petstore-mock server on `port`, pinned to the server core, with the bench key and no request log. */
+/** A checkout's CLI: `dist/src/cli/main.js`, or `dist/src/cli.js` in builds before the CLI had a folder (3438f05). */
+const cliOf = (checkout: string): string =>
+  existsSync(join(checkout, 'dist/src/cli/main.js')) ? join(checkout, 'dist/src/cli/main.js') : join(checkout, 'dist/src/cli.js')
+
 export function startMock(port: number, args: string[] = [], checkout: string = ROOT): Proc {
   return startPinned(SERVER_CORE, SERVER_NODE, [
     ...ONE_CORE_FLAGS,
-    join(checkout, 'dist/src/cli/main.js'),
+    cliOf(checkout),
     '--port',
     String(port),
     '--log',

@@ -7,6 +7,6 @@
  * const url = await server.listen()
  */
 export { type ConfigFile, loadConfig } from './server/config-file.js'
-export { type PetStoreMiddlewareOptions, petStoreMiddleware } from './server/express.js'
+export { type MiddlewareRequest, type PetStoreMiddleware, type PetStoreMiddlewareOptions, petStoreMiddleware } from './server/express.js'
 export { createPetStoreServer, type LogFormat, type PetStoreServer, type PetStoreServerOptions } from './server/http-server.js'
 export { type CheckResult, VerifyError, type VerifyOptions, type VerifyReport, verify } from './verify/index.js'

@@ -1,25 +1,37 @@
 /**
- * The optional packages the server's tools load when used: a command or flag that needs one that is not installed stops
- * before starting anything, with one line naming what to install (exit 2, `usageFailed`), never a stack trace.
+ * What a start of the server needs of the optional packages (decision 029), checked before anything starts: one line
+ * naming the install (exit 2, `usageFailed`), never a stack trace.
  */
+import { INTEGRATIONS, type Integration, installed, missingMessage } from '../server/integrations.js'
 import { UsageError } from './values.js'
 
-/** Whether `name` resolves from this package, as the import that loads it will resolve it. */
-function installed(name: string): boolean {
-  try {
-    import.meta.resolve(name)
-    return true
-  } catch {
-    return false
-  }
+/** The options that each need a package of their own, and how the user set them (`--redis`, `PETSTORE_REDIS`, …). */
+interface Wanted {
+  readonly redis?: unknown
+  readonly tracing?: boolean | undefined
 }
 
 /**
- * Throws a `UsageError` naming the install command when `name` is missing.
+ * Throws a `UsageError` for the first package a start needs that is not installed: express for a server of its own,
+ * the MCP SDK for `petstore-mock mcp`, `@redis/client` with `--redis`, `@opentelemetry/api` with `--tracing`.
  *
  * @example
- * if (options.tracing) needIntegration('@opentelemetry/api', '--tracing')
+ * needIntegrations({ server: true, mcp: false }, options, source)
  */
-export function needIntegration(name: string, feature: string): void {
-  if (!installed(name)) throw new UsageError(`${feature} needs ${name}, which is not installed: npm i ${name}`)
+export function needIntegrations(
+  { server, mcp }: { server: boolean; mcp: boolean },
+  options: Wanted,
+  source: (option: 'redis' | 'tracing') => string,
+): void {
+  const needed: [Integration, string][] = []
+  if (mcp) needed.push(['@modelcontextprotocol/sdk', 'the MCP server'])
+  if (server) needed.push(['express', INTEGRATIONS.express])
+  if (options.redis !== undefined) needed.push(['@redis/client', source('redis')])
+  if (options.tracing) needed.push(['@opentelemetry/api', source('tracing')])
+  const missing = needed.find(([name]) => !installed(name))
+  if (missing === undefined) return
+  // From an empty folder, npx puts the packages beside petstore-mock in one go (docs/server.md, "Optional tools").
+  const packages = needed.map(([name]) => `-p ${name}`).join(' ')
+  const run = `npx -y -p petstore-mock ${packages} petstore-mock${mcp ? ' mcp' : ''}`
+  throw new UsageError(missingMessage(missing[0], missing[1], run))
 }

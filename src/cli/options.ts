@@ -168,8 +168,7 @@ export const OPTIONS = {
   tracing: {
     group: ADMIN,
     help: 'Each API request is an OpenTelemetry span, through the SDK you register with node --import (needs @opentelemetry/api)',
-    readme:
-      'Each API request is an OpenTelemetry span, through the SDK you register with `node --import` ([docs/explain.md](docs/explain.md), "Traces"; needs `@opentelemetry/api`)',
+    readme: 'Each API request is an OpenTelemetry span ([docs/explain.md](docs/explain.md), "Traces")',
   },
   log: {
     group: ADMIN,

@@ -10,7 +10,7 @@ import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '..
 import { safeUrl } from '../server/redis/url.js'
 import { StateFileError } from '../server/state/file.js'
 import { PLAN_LIMITS } from '../spec.js'
-import { needIntegration } from './integrations.js'
+import { needIntegrations } from './integrations.js'
 import { parseCli, SERVE } from './options.js'
 import { UsageError, usageFailed, version } from './parse.js'
 
@@ -112,7 +112,7 @@ export async function serve(): Promise<void> {
   const { options, config, source } = parsed
   if (options.stateFile !== undefined) await ensureStateFolder(options.stateFile, source('stateFile')).catch(exitUsage)
   try {
-    if (options.tracing) needIntegration('@opentelemetry/api', source('tracing'))
+    needIntegrations({ server: true, mcp: false }, options, source)
   } catch (error) {
     exitUsage(error)
   }

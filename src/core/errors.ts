@@ -29,6 +29,7 @@ export const ERRORS = {
   internal_error: { status: 500, title: 'The mock failed unexpectedly' },
   id_space_exhausted: { status: 507, title: 'No int64 id is left for a new pet' },
   not_implemented: { status: 501, title: 'The spec does not define this operation' },
+  integration_missing: { status: 501, title: 'An optional package this tool needs is not installed (docs/server.md, "Optional tools")' },
   bad_gateway: { status: 502, title: 'Bad gateway: injected by a scenario, or the --proxy upstream could not be reached' },
   service_unavailable: { status: 503, title: 'Injected by a scenario: service unavailable' },
   too_many_event_streams: { status: 503, title: 'The server holds as many event streams as it allows' },

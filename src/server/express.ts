@@ -4,11 +4,24 @@
  * parser: it reads the raw body itself so int64 values stay exact. Answers go through the same
  * delivery step as the standalone server's, so every scenario fault behaves the same here.
  */
-import type { NextFunction, Request, RequestHandler, Response } from 'express'
+import type { IncomingMessage, ServerResponse } from 'node:http'
 import type { ApiResponse, ApiResult } from '../core/types.js'
 import { DEFAULT_MAX_BODY_BYTES } from '../spec.js'
 import type { World } from '../world/create-world.js'
 import { apiRequest, createNodeDelivery, type Exchange, readBody, splitUrl } from './node-host.js'
+
+/**
+ * What the middleware reads of express's request: node's request, the body a parser mounted before it may have read,
+ * and the path express mounted it at. Written here rather than taken from `@types/express`, so that the package's
+ * declarations name no type of an optional package (decisions/029); express's `Request` is one of these.
+ */
+export interface MiddlewareRequest extends IncomingMessage {
+  body?: unknown
+  baseUrl: string
+}
+
+/** An express middleware (`app.use(path, handler)` takes it): node's request and response, and express's `next`. */
+export type PetStoreMiddleware = (req: MiddlewareRequest, res: ServerResponse, next: (error?: unknown) => void) => void
 
 export interface PetStoreMiddlewareOptions {
   /** Bodies over this get 413. Default 1 MiB. */
@@ -64,15 +77,15 @@ function mounted(result: ApiResult, mount: string): ApiResult {
 export function petStoreMiddleware(
   petStore: Pick<World, 'handle' | 'basePath'> & Partial<Pick<World, 'markDelivered'>>,
   options: PetStoreMiddlewareOptions = {},
-): RequestHandler {
+): PetStoreMiddleware {
   const max = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES
   const base = petStore.basePath
   const world = { markDelivered: petStore.markDelivered ?? (() => {}) }
   const delivery = createNodeDelivery<Exchange>({
     onFailed: (_exchange, error) => console.error('[petstore-mock] Request failed:', error),
   })
-  return (req: Request, res: Response, next: NextFunction) => {
-    const { path, query } = splitUrl(req.url)
+  return (req, res, next) => {
+    const { path, query } = splitUrl(req.url ?? '/')
     if (path !== base && !path.startsWith(`${base}/`)) return next()
     const run = async () => {
       const parsed = bodyFromParser(req.body)

@@ -15,6 +15,7 @@ import { createAdminReads } from './admin/admin-reads.js'
 import type { AdminOptions } from './admin/app.js'
 import { createEventStreams } from './admin/event-streams.js'
 import type { CorsOrigins } from './cors.js'
+import { INTEGRATIONS, loadIntegration } from './integrations.js'
 import { createServerMetrics } from './metrics.js'
 import { createRequestLog, type LogFormat } from './request-log.js'
 import { createRequestRouter } from './request-router.js'
@@ -87,7 +88,9 @@ type NodeHandler = (req: IncomingMessage, res: ServerResponse) => void
 function lazyAdmin(options: AdminOptions): () => Promise<NodeHandler> {
   let admin: Promise<NodeHandler> | undefined
   return () => {
-    admin ??= import('./admin/app.js').then(({ createAdminApp }) => createAdminApp(options))
+    admin ??= loadIntegration('express', INTEGRATIONS.express, () => import('./admin/app.js')).then(({ createAdminApp }) =>
+      createAdminApp(options),
+    )
     return admin
   }
 }

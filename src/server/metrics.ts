@@ -11,6 +11,7 @@
  */
 import type { Counter, Registry } from 'prom-client'
 import { ruleOf } from '../core/reason.js'
+import { INTEGRATIONS, loadIntegration } from './integrations.js'
 import type { LoggedAnswer, LoggedRequest } from './request-log.js'
 import type { Sessions } from './sessions.js'
 
@@ -183,7 +184,13 @@ export function createServerMetrics(sessions: Sessions): ServerMetrics {
       count(tallies, status, meta, (performance.now() - started) / 1000)
     },
     async scrape() {
-      registry ??= import('prom-client').then((prom) => registryOf(prom, sessions, tallies))
+      registry ??= loadIntegration('prom-client', INTEGRATIONS['prom-client'], () => import('prom-client')).then((prom) =>
+        registryOf(prom, sessions, tallies),
+      )
+      // A missing prom-client is said again at the next scrape (it may be installed meanwhile: no restart needed).
+      registry.catch(() => {
+        registry = undefined
+      })
       const loaded = await registry
       return { contentType: loaded.contentType, text: await loaded.metrics() }
     },

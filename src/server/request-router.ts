@@ -10,6 +10,7 @@ import { problem } from '../core/errors.js'
 import { SESSION_NAME_RULE } from '../core/refusals.js'
 import type { ServerWorld } from '../world/create-world.js'
 import { type CorsOrigins, corsHeaders, preflightHeaders } from './cors.js'
+import { IntegrationMissingError } from './integrations.js'
 import { apiRequest, type Body, type Delivery, type Exchange, hasBody, readBody, readBodyThen, splitUrl } from './node-host.js'
 import type { LoggedRequest, RequestLog } from './request-log.js'
 import type { Sessions } from './sessions.js'
@@ -79,7 +80,11 @@ function toAdmin(exchange: ServerExchange, parts: RouterParts): void {
   res.on('finish', () => parts.log.line(exchange, res.statusCode, undefined, 'admin'))
   parts.admin().then(
     (app) => app(req, res),
-    (error: unknown) => parts.delivery.fail(exchange, error),
+    (error: unknown) =>
+      // Without express, every admin call says what to install (decision 029); the log line comes from `finish`.
+      error instanceof IntegrationMissingError
+        ? parts.delivery.write(exchange, problem('integration_missing', `${error.message}.`))
+        : parts.delivery.fail(exchange, error),
   )
 }
 

@@ -10,6 +10,7 @@ import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
 import { promisify } from 'node:util'
 import { inject } from 'vitest'
+import { INTEGRATIONS } from '../../src/server/integrations.js'
 import { ensureBuilt, ROOT } from '../http/support.js'
 import { installCached } from './consumer-cache.js'
 
@@ -113,6 +114,9 @@ async function packOnce(dir: string): Promise<{ filename: string; files: PackedF
  * docs' examples need (newman, ts-jest, TypeScript): once per vitest run, in the package project's global setup
  * (./consumer-setup.ts), into `workDir`. The test files work on copies of it (`copyConsumer`).
  */
+/** The optional peer dependencies of the server's tools (decision 029). */
+export const SERVER_INTEGRATIONS = Object.keys(INTEGRATIONS)
+
 export async function installConsumer(workDir: string): Promise<Consumer> {
   const pkg = JSON.parse(await readFile(join(ROOT, 'package.json'), 'utf8')) as { devDependencies: Record<string, string> }
   const consumerVitest = process.env['PETSTORE_CONSUMER_VITEST'] ?? pkg.devDependencies['vitest']
@@ -142,6 +146,12 @@ export async function installConsumer(workDir: string): Promise<Consumer> {
           newman: '6.2.2',
           'ts-jest': '29.4.15',
           typescript: pkg.devDependencies['typescript'] ?? 'latest',
+          // The server's optional tools (decision 029), as a user who runs the server installs them beside the package:
+          // the server, its MCP, --redis, metrics and traces are tested from this project. library-only.test.ts removes
+          // them from a copy, for the library's entries alone.
+          ...Object.fromEntries(SERVER_INTEGRATIONS.map((name) => [name, pkg.devDependencies[name] as string])),
+          // A TypeScript app that mounts the middleware has express's types (docs/server.md's express block).
+          '@types/express': pkg.devDependencies['@types/express'] as string,
           // Vitest's browser mode with Playwright (vitest-browser.test.ts), where it runs: Node 22 or later.
           ...(NODE_MAJOR >= 22 ? { '@vitest/browser-playwright': consumerVitest, playwright: PLAYWRIGHT_VERSION } : {}),
         },

@@ -282,9 +282,12 @@ async function startBackground(command: string, port: number, env: NodeJS.Proces
   return pid
 }
 
-/** A command that starts a petstore-mock server: `npx petstore-mock` or node's `…/cli/main.js`, without a subcommand. */
+/**
+ * A command that starts a petstore-mock server: `npx petstore-mock` (with `-y` and `-p PACKAGE`s before it, the docs'
+ * command from an empty folder) or node's `…/cli/main.js`, without a subcommand.
+ */
 const startsMock = (command: string) =>
-  /(?:^|\s)(?:npx petstore-mock|\S*cli\/main\.js)(?!\s+(?:verify|snapshot|config|check-client|help|--help|--version)\b)(?:\s|$)/.test(
+  /(?:^|\s)(?:npx(?:\s+-y)?(?:\s+-p\s+\S+)*\s+petstore-mock|\S*cli\/main\.js)(?!\s+(?:verify|snapshot|config|check-client|help|--help|--version)\b)(?:\s|$)/.test(
     command,
   )
 

@@ -75,7 +75,7 @@ describe('relative links', () => {
   })
 
   it('are found, so the check above checks something', () => {
-    expect(links('README.md').map(([, target]) => target)).toContain('docs/server.md#a-config-file')
+    expect(links('README.md').map(([, target]) => target)).toContain('docs/server.md#optional-tools')
   })
 
   it("are refused when the file or the heading is missing (GitHub's slugs)", () => {

@@ -36,7 +36,7 @@ afterAll(async () => {
   if (workDir) await rm(workDir, { recursive: true, force: true })
 })
 
-it('packs the built entries, the scenarios, the docs, the licence', () => {
+it('packs the built entries, the scenarios, the licence, and not the docs (read on the repository: decision 029)', () => {
   const paths = packed.map((file) => file.path)
   expect(paths).toContain('LICENSE')
   // The Postman collection, and the control panel's modules the server serves.
@@ -51,6 +51,7 @@ it('packs the built entries, the scenarios, the docs, the licence', () => {
   // The report card's reference clients: `check-client -- node node_modules/petstore-mock/examples/clients/correct.mjs`.
   expect(paths).toContain('examples/clients/correct.mjs')
   expect(paths).toContain('examples/clients/curl-client.sh')
+  expect(paths.filter((path) => path.startsWith('docs/'))).toEqual([])
 })
 
 it('packs no tests, source maps, sources or any file outside its folders', () => {
@@ -58,7 +59,7 @@ it('packs no tests, source maps, sources or any file outside its folders', () =>
   expect(
     paths.filter(
       (path) =>
-        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|docs\/|postman\/|examples\/clients\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
+        !/^(dist\/(src|fixtures|scenarios)\/|scenarios\/|postman\/|examples\/clients\/|README\.md$|LICENSE$|package\.json$|config\.schema\.json$)/.test(
           path,
         ),
     ),

@@ -7,6 +7,7 @@
  */
 import { plainMessage } from '../../core/errors.js'
 import type { PetStoreServer, PetStoreServerOptions } from '../../server/http-server.js'
+import { needIntegrations } from '../integrations.js'
 import { OPTIONS, parseCli } from '../options.js'
 import { COMMANDS, type Command, UsageError, usageFailed, version } from '../parse.js'
 
@@ -36,7 +37,9 @@ export const MCP: Command<typeof OPTIONS & { url: typeof url }> = {
   outro: [
     'stdout carries MCP messages only: the banner and the request log (--log) go to stderr.',
     '',
-    'Example (an MCP client config): { "mcpServers": { "petstore": { "command": "npx", "args": ["petstore-mock", "mcp", "--port", "4010"] } } }',
+    'Example (an MCP client config, from an empty folder: npx puts the optional packages beside petstore-mock):',
+    '  { "mcpServers": { "petstore": { "command": "npx", "args": ["-y", "-p", "petstore-mock", "-p", "@modelcontextprotocol/sdk",',
+    '    "-p", "express", "petstore-mock", "mcp", "--port", "4010"] } } }',
   ],
 }
 
@@ -75,6 +78,11 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
         `--url attaches to a running server: --${own[0]} is that server's option, not this one's. Give --url (and --admin-token) alone.`,
       ),
     )
+  try {
+    needIntegrations({ server: attach === undefined, mcp: true }, parsed.options, parsed.source)
+  } catch (error) {
+    return usageFailed(MCP, error)
+  }
   let server: PetStoreServer | undefined
   let target = attach
   if (target === undefined) {

@@ -8,6 +8,7 @@ import { StoreUnavailableError } from '../../core/errors.js'
 import { SESSION_NAME_RULE } from '../../core/refusals.js'
 import { openApiDocument } from '../../openapi.js'
 import type { ServerWorld } from '../../world/create-world.js'
+import { IntegrationMissingError } from '../integrations.js'
 import type { ServerMetrics } from '../metrics.js'
 import { DEFAULT_SESSION, type Sessions } from '../sessions.js'
 import { type AccessRule, adminAccess } from './access.js'
@@ -144,6 +145,7 @@ export function createAdminApp(options: AdminOptions): express.Express {
   app.use((error: Error & { status?: number; type?: string }, _req: Request, res: Response, _next: NextFunction) => {
     if (error.type === 'entity.too.large')
       return refuse(res, 'payload_too_large', `Admin request body is larger than ${ADMIN_WRITE_MAX_BYTES / 1024 / 1024} MiB.`)
+    if (error instanceof IntegrationMissingError) return refuse(res, 'integration_missing', `${error.message}.`)
     if (error instanceof StoreUnavailableError) {
       res.set('retry-after', '1')
       return refuse(res, 'store_unavailable', `${error.message}. Retry in a moment.`)

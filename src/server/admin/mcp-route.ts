@@ -7,6 +7,7 @@
 import type { Express, Request, Response } from 'express'
 import { createWorldAdmin, type WorldAdminParts } from '../../admin/world-admin.js'
 import type { ServerWorld } from '../../world/create-world.js'
+import { INTEGRATIONS, loadIntegration } from '../integrations.js'
 import { packageVersion } from './live-routes.js'
 
 /** A JSON-RPC error answer outside the transport (no MCP session exists to answer it). */
@@ -15,7 +16,10 @@ function rpcError(res: Response, status: number, code: number, message: string):
 }
 
 /** The SDK and the tools: loaded on the first MCP request, so the admin API's other calls (the panel, health) start without. */
-const loadMcp = () => Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../../mcp/server.js')])
+const loadMcp = () =>
+  loadIntegration('@modelcontextprotocol/sdk', INTEGRATIONS['@modelcontextprotocol/sdk'], () =>
+    Promise.all([import('@modelcontextprotocol/sdk/server/streamableHttp.js'), import('../../mcp/server.js')]),
+  )
 
 /**
  * @example
@@ -26,6 +30,10 @@ export function addMcpRoute(app: Express, parts: WorldAdminParts<ServerWorld>): 
   let loading: ReturnType<typeof loadMcp> | undefined
   const modules = () => {
     loading ??= loadMcp()
+    // A missing SDK is said again at the next call (it may be installed meanwhile).
+    loading.catch(() => {
+      loading = undefined
+    })
     return loading
   }
   app.post('/__mock/mcp', async (req: Request, res: Response) => {
