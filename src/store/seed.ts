@@ -3,9 +3,10 @@
  * the exact-pinned @faker-js/faker version does not change (decisions/003-exact-faker.md).
  */
 import type { Faker } from '@faker-js/faker'
-// The English-only entry loads one locale, not all of them: far less to import at start-up.
-import { faker as english } from '@faker-js/faker/locale/en'
+// The locale-free entry: faker's generator and modules without any language's data (the names are ours: pet-names.ts).
+import { faker as base } from '@faker-js/faker/locale/base'
 import type { PetRecord, PetStatus } from '../schemas.js'
+import { PET_NAMES } from './pet-names.js'
 
 export interface SeedOptions {
   readonly seed: number
@@ -31,8 +32,8 @@ const STATUS_WEIGHTS: ReadonlyArray<{ weight: number; value: PetStatus | undefin
  */
 export function generatePets({ seed, count, categories }: SeedOptions): PetRecord[] {
   // A Faker of our own, never the module's shared instance, so seeding touches nobody else's faker.
-  const FakerClass = english.constructor as typeof Faker
-  const faker = new FakerClass({ locale: english.rawDefinitions })
+  const FakerClass = base.constructor as typeof Faker
+  const faker = new FakerClass({ locale: [{ animal: { pet_name: [...PET_NAMES] } }] })
   faker.seed(seed)
   const pets: PetRecord[] = []
   for (let i = 1; i <= count; i++) {
