@@ -6,7 +6,7 @@
  */
 import { spawn } from 'node:child_process'
 import { existsSync, readFileSync } from 'node:fs'
-import { mkdir, rm, symlink, writeFile } from 'node:fs/promises'
+import { cp, mkdir, rm, symlink, writeFile } from 'node:fs/promises'
 import { join } from 'node:path'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { type Consumer, copyConsumer, mswMajor, ROOT, SERVER_INTEGRATIONS, sh } from './consumer.js'
@@ -32,9 +32,12 @@ afterAll(async () => {
 })
 
 /** Runs `command` in the library project; resolves with its exit code and output (never rejects). */
-function run(command: string, args: string[], env: Record<string, string> = {}) {
+const run = (command: string, args: string[]) => runIn(library, command, args)
+
+/** Runs `command` in `cwd`; resolves with its exit code and output (never rejects). */
+function runIn(cwd: string, command: string, args: string[]) {
   return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve) => {
-    const child = spawn(command, args, { cwd: library, env: { ...process.env, ...env }, timeout: 120_000 })
+    const child = spawn(command, args, { cwd, env: process.env, timeout: 120_000 })
     let stdout = ''
     let stderr = ''
     child.stdout.on('data', (chunk: Buffer) => {
@@ -111,6 +114,20 @@ describe('npm i -D petstore-mock msw in an empty project', () => {
     const { code, stdout, stderr } = await run('node', [join('node_modules', 'vitest', 'vitest.mjs'), 'run', 'quick.test.ts'])
     expect({ code, stderr: stderr.includes('FAIL') ? stderr : '' }).toEqual({ code: 0, stderr: '' })
     expect(stdout).toMatch(/1 passed/)
+  })
+
+  it('runs examples/jest (Jest 30, native ESM) from that install, with the user\'s own Jest beside it', async () => {
+    const dir = join(library, 'jest-example')
+    await cp(join(ROOT, 'examples', 'jest'), dir, { recursive: true, filter: (source) => !source.includes('node_modules') })
+    // The user's Jest, linked in from the shared project as vitest is above.
+    await mkdir(join(library, 'node_modules', '@jest'), { recursive: true })
+    for (const name of ['jest', '@jest/globals']) await symlink(join(consumer.project, 'node_modules', name), join(library, 'node_modules', name))
+    const tests = [...readFileSync(join(dir, 'pets.test.js'), 'utf8').matchAll(/\bit\('([^']+)'/g)].map((match) => match[1])
+    expect(tests.length).toBeGreaterThanOrEqual(5)
+    const jest = join(library, 'node_modules', 'jest', 'bin', 'jest.js')
+    const { code, stdout, stderr } = await runIn(dir, 'node', ['--experimental-vm-modules', jest, '--ci'])
+    expect({ code, output: code === 0 ? '' : stdout + stderr }).toEqual({ code: 0, output: '' })
+    expect(stderr).toMatch(new RegExp(`Tests:\\s+${tests.length} passed, ${tests.length} total`))
   })
 
   it('stops the server and the MCP commands in one line naming the install, exit 2', async () => {
