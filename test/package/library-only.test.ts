@@ -116,12 +116,13 @@ describe('npm i -D petstore-mock msw in an empty project', () => {
     expect(stdout).toMatch(/1 passed/)
   })
 
-  it('runs examples/jest (Jest 30, native ESM) from that install, with the user\'s own Jest beside it', async () => {
+  it("runs examples/jest (Jest 30, native ESM) from that install, with the user's own Jest beside it", async () => {
     const dir = join(library, 'jest-example')
     await cp(join(ROOT, 'examples', 'jest'), dir, { recursive: true, filter: (source) => !source.includes('node_modules') })
     // The user's Jest, linked in from the shared project as vitest is above.
     await mkdir(join(library, 'node_modules', '@jest'), { recursive: true })
-    for (const name of ['jest', '@jest/globals']) await symlink(join(consumer.project, 'node_modules', name), join(library, 'node_modules', name))
+    for (const name of ['jest', '@jest/globals'])
+      await symlink(join(consumer.project, 'node_modules', name), join(library, 'node_modules', name))
     const tests = [...readFileSync(join(dir, 'pets.test.js'), 'utf8').matchAll(/\bit\('([^']+)'/g)].map((match) => match[1])
     expect(tests.length).toBeGreaterThanOrEqual(5)
     const jest = join(library, 'node_modules', 'jest', 'bin', 'jest.js')
