@@ -26,6 +26,12 @@ describe('likelyMeant, the one rule of "Did you mean …?"', () => {
     expect(likelyMeant(word, CONFIG_KEYS)).toBe(meant)
   })
 
+  it('takes the name nearest by edit distance over one the typo contains (a one-letter typo of a longer name)', () => {
+    expect(likelyMeant('outage-incidet', SCENARIOS)).toBe('outage-incident')
+    expect(likelyMeant('outage-incidet', [...SCENARIOS].reverse())).toBe('outage-incident')
+    expect(likelyMeant('outages', SCENARIOS)).toBe('outage')
+  })
+
   it('takes the closest of the names a few letters off, not the first', () => {
     expect(likelyMeant('slow-tal', ['slow-day', 'slow-tail'])).toBe('slow-tail')
   })

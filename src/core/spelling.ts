@@ -16,8 +16,9 @@ function distance(a: string, b: string): number {
 }
 
 /**
- * The known name an unknown word is likely a typo of: the same letters in another order, one a part of the other (both
- * of three letters or more), or the closest name one or two letters off (one for a word of up to five letters). None
+ * The known name an unknown word is likely a typo of: the closest name one or two letters off (one for a word of up to
+ * five letters), else the same letters in another order, else one a part of the other (both of three letters or more):
+ * the nearest by edit distance first, so `outage-incidet` means `outage-incident`, not the `outage` it contains. None
  * for a word under three letters.
  *
  * @example
@@ -34,5 +35,5 @@ export function likelyMeant(word: string, names: readonly string[]): string | un
     const off = distance(known, word)
     if (off <= near && (!closest || off < closest.off)) closest = { name: known, off }
   }
-  return names.find((known) => letters(known) === letters(word)) ?? names.find(partOf) ?? closest?.name
+  return closest?.name ?? names.find((known) => letters(known) === letters(word)) ?? names.find(partOf)
 }
