@@ -6,9 +6,9 @@ import { readFileSync, writeFileSync } from 'node:fs'
 
 const pkg = JSON.parse(readFileSync('package.json', 'utf8'))
 const lock = JSON.parse(readFileSync('package-lock.json', 'utf8'))
-// The optional peers a user of the library does not get: the server's tools (not the test runner, not the types).
+// The optional peers a user of the library does not get: the server's tools (not the test runners, not the types).
 const names = Object.keys(pkg.peerDependenciesMeta ?? {}).filter(
-  (name) => pkg.peerDependenciesMeta[name].optional && name !== 'vitest' && !name.startsWith('@types/'),
+  (name) => pkg.peerDependenciesMeta[name].optional && !['vitest', '@playwright/test'].includes(name) && !name.startsWith('@types/'),
 )
 for (const name of names) {
   const locked = lock.packages[`node_modules/${name}`]

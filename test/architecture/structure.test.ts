@@ -40,6 +40,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'http.ts',
     'vitest.ts',
     'jest.ts',
+    'playwright.ts',
     'create-pet-store.ts',
     'matchers.ts',
   ],
