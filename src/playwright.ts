@@ -15,7 +15,9 @@
  *   expect(petStore.journal.all()).toHaveLength(1)
  * })
  */
-import { type BrowserContext, test as base, type Page, type Route } from '@playwright/test'
+import { type BrowserContext, test as base, type Page, type Route, type TestInfo } from '@playwright/test'
+import { createHttpAdmin } from './admin/http-admin.js'
+import type { MockAdmin } from './admin/operations.js'
 import type { PetStore, PetStoreOptions } from './create-pet-store.js'
 import { createPetStore } from './index.js'
 import { corsHeaders, preflightHeaders } from './server/cors.js'
@@ -72,15 +74,56 @@ export async function routePetStore(target: Page | BrowserContext, petStore: Rou
   return () => target.unroute(isApi, handler)
 }
 
+/** A standalone server the tests share (`petstore-mock --port 4010`, or Playwright's `webServer`). */
+export interface PetStoreServerTarget {
+  /** Its address, `http://127.0.0.1:4010` (with or without `/v1`). */
+  readonly url: string
+  /** Its `--admin-token`, when it has one. */
+  readonly token?: string
+}
+
+/** This test's session on the shared server: a world of its own there, that its pages' requests reach. */
+export interface PetStoreSession {
+  /** The session's name: every request of the test's pages carries it as `X-Mock-Session`. */
+  readonly name: string
+  /** The server's admin operations, each acting on this session (`admin.advanceClock(60)`, `admin.useScenario(…)`). */
+  readonly admin: MockAdmin
+}
+
 export interface PetStoreFixtures {
   /** The options of each test's world (`test.use({ petStoreOptions: { … } })`). Default: seed 1, the default keys. */
   petStoreOptions: PetStoreOptions
   /** This test's world, answering the page's API requests. */
   petStore: PetStore
+  /** The shared server of `petStoreSession` (`test.use({ petStoreServer: { url } })`). */
+  petStoreServer: PetStoreServerTarget | undefined
+  /** This test's session on `petStoreServer`, for apps that fetch on the server side too (docs/playwright.md). */
+  petStoreSession: PetStoreSession
+}
+
+/** The entries of a session's journal a failing test's report gets: its newest, as one admin read may give them. */
+const JOURNAL_LIMIT = 1000
+
+/** Bigints as their digits: a journal's entries as JSON. */
+const journalJson = (entries: unknown): string =>
+  JSON.stringify(entries, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value), 2)
+
+/** A failing test shows what its world answered (the journal's entries, newest last). */
+async function attachJournal(testInfo: TestInfo, entries: () => Promise<unknown> | unknown): Promise<void> {
+  if (testInfo.status === testInfo.expectedStatus) return
+  await testInfo.attach('petstore-journal.json', { body: journalJson(await entries()), contentType: 'application/json' })
 }
 
 /**
- * Playwright's `test` with the `petStore` fixture. A world is made only for a test that asks for `petStore`.
+ * A session name of its own for each run of each test (a repeat and a retry are runs of their own), within the
+ * server's rule for names (`SESSION_NAME`, src/core/refusals.ts: 1-64 of letters, digits, `.`, `_`, `:`, `-`).
+ */
+const sessionName = ({ testId, repeatEachIndex, retry }: TestInfo): string =>
+  `pw-${testId}-${repeatEachIndex}-${retry}`.replace(/[^A-Za-z0-9._:-]/g, '-').slice(0, 64)
+
+/**
+ * Playwright's `test` with the `petStore` fixture (a world in the test's process) and the `petStoreSession` fixture (a
+ * session on a shared server). A world or a session is made only for a test that asks for it.
  */
 export const test = base.extend<PetStoreFixtures>({
   petStoreOptions: [{}, { option: true }],
@@ -89,12 +132,18 @@ export const test = base.extend<PetStoreFixtures>({
     const stop = await routePetStore(page.context(), petStore)
     await use(petStore)
     await stop()
-    // A failing test shows what its world answered (the journal's entries, newest last).
-    if (testInfo.status !== testInfo.expectedStatus) {
-      await testInfo.attach('petstore-journal.json', {
-        body: JSON.stringify(petStore.journal.all(), (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value), 2),
-        contentType: 'application/json',
-      })
-    }
+    await attachJournal(testInfo, () => petStore.journal.all())
+  },
+  petStoreServer: [undefined, { option: true }],
+  petStoreSession: async ({ page, petStoreServer }, use, testInfo) => {
+    if (petStoreServer === undefined)
+      throw new Error(
+        '[petstore-mock] petStoreSession needs the shared server: test.use({ petStoreServer: { url: "http://127.0.0.1:4010" } }), with the server started by webServer in playwright.config.ts.',
+      )
+    const name = sessionName(testInfo)
+    const admin = createHttpAdmin({ url: petStoreServer.url, token: petStoreServer.token, session: name })
+    await page.context().setExtraHTTPHeaders({ 'x-mock-session': name })
+    await use({ name, admin })
+    await attachJournal(testInfo, () => admin.journal({ limit: JOURNAL_LIMIT }))
   },
 })

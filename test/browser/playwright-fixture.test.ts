@@ -7,11 +7,12 @@ import { readFileSync } from 'node:fs'
 import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { beforeAll, expect, it } from 'vitest'
-import { ensureBuilt, ROOT } from '../http/support.js'
+import { ensureBuilt, freePort, ROOT } from '../http/support.js'
 
 const run = promisify(execFile)
 const CLI = join(ROOT, 'node_modules', '@playwright', 'test', 'cli.js')
 const CONFIG = join(ROOT, 'test', 'playwright', 'playwright.config.ts')
+const SERVER_CONFIG = join(ROOT, 'test', 'playwright-server', 'playwright.config.ts')
 
 interface Result {
   status: string
@@ -31,9 +32,9 @@ interface Report {
 }
 
 /** Runs Playwright's runner over test/playwright/ with a JSON report; resolves with the report (failing runs too). */
-async function playwright(args: string[], env: Record<string, string> = {}): Promise<Report> {
+async function playwright(args: string[], env: Record<string, string> = {}, config = CONFIG): Promise<Report> {
   const options = { cwd: ROOT, env: { ...process.env, ...env }, timeout: 240_000, maxBuffer: 64 * 1024 * 1024 }
-  const output = await run(process.execPath, [CLI, 'test', '--config', CONFIG, '--reporter', 'json', ...args], options).catch(
+  const output = await run(process.execPath, [CLI, 'test', '--config', config, '--reporter', 'json', ...args], options).catch(
     (error: { stdout?: string }) => ({ stdout: error.stdout ?? '' }),
   )
   return JSON.parse(output.stdout) as Report
@@ -59,6 +60,15 @@ it("attaches the world's journal to a test that fails", async () => {
   expect(journal?.contentType).toBe('application/json')
   const entries = JSON.parse(Buffer.from(journal?.body ?? '', 'base64').toString('utf8')) as { path: string; status: number }[]
   expect(entries.map((entry) => [entry.path, entry.status])).toEqual([['/v1/pets', 200]])
+}, 240_000)
+
+it("gives each test a session of its own on a shared server, reaching the app's server side and its page", async () => {
+  // Playwright's webServer starts the mock and the app (test/playwright-server/) and stops them after the run.
+  const env = { PETSTORE_MOCK_PORT: String(await freePort()), PETSTORE_APP_PORT: String(await freePort()) }
+  const report = await playwright(['--workers', '2'], env, SERVER_CONFIG)
+  const titles = specsOf(report.suites).map((spec) => spec.title)
+  expect(titles).toContain('one test uses up the Free key in its own session: the server and the page see 429')
+  expect(report.stats).toMatchObject({ expected: titles.length, unexpected: 0, skipped: 0, flaky: 0 })
 }, 240_000)
 
 it("holds docs/playwright.md's first example byte for byte", () => {

@@ -10,6 +10,7 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process'
 import { mkdir, readdir, rmdir, stat } from 'node:fs/promises'
 import { request } from 'node:http'
+import { createServer } from 'node:net'
 import { join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
 import { promisify } from 'node:util'
@@ -244,5 +245,17 @@ export function rawRequest(
     })
     req.on('error', fail)
     req.end(options.body)
+  })
+}
+
+/** A free TCP port of 127.0.0.1, for a process started with a port of its own. */
+export function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer()
+    server.on('error', reject)
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as { port: number }
+      server.close(() => resolve(port))
+    })
   })
 }

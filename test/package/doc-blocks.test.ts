@@ -49,10 +49,11 @@
 import { spawn } from 'node:child_process'
 import { readdirSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
-import { connect, createServer } from 'node:net'
+import { connect } from 'node:net'
 import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
+import { freePort } from '../http/support.js'
 import { type Consumer, copyConsumer, mswMajor, ROOT, STRICT, TSC } from './consumer.js'
 
 const PAGES = [
@@ -199,18 +200,6 @@ function runGroup(
       // What the command left running in its group (a `cmd &` it did not wait for) goes with it.
       stopGroup(pid)
       resolve({ code, stdout, stderr })
-    })
-  })
-}
-
-/** A free TCP port of 127.0.0.1. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer()
-    server.on('error', reject)
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as { port: number }
-      server.close(() => resolve(port))
     })
   })
 }
