@@ -197,6 +197,7 @@ function sessionStore(options: PetStoreServerOptions, own: Sessions) {
   const current = () => shared?.sessions ?? own
   const sessions: Sessions = {
     get: (name, replaying) => current().get(name, replaying),
+    has: (name) => current().has(name),
     drop: (name) => current().drop(name),
     trim: () => current().trim(),
     get main() {

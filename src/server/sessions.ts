@@ -19,6 +19,8 @@ export interface Sessions {
    * which says itself which sessions were evicted, so none is evicted here (`trim` does, after).
    */
   get(name: string | undefined, replaying?: boolean): ServerWorld | undefined
+  /** Whether the session lives now (the default one always does); an invalid name never does. */
+  has(name: string): boolean
   /** Drops a session as an eviction does (a state log's `evicted` line). */
   drop(name: string): void
   /** Evicts the least recently used sessions past `max` (after a replay). */
@@ -88,6 +90,7 @@ export function createSessions(
       if (!replaying) trim()
       return world
     },
+    has: (name) => name === DEFAULT_SESSION || live.has(name),
     drop,
     trim,
     names: () => [DEFAULT_SESSION, ...live.keys()],

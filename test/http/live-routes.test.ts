@@ -92,6 +92,22 @@ describe('GET /__mock/sessions', () => {
   it('does not list a session nobody used', async () => {
     expect(await sessionNames()).not.toContain('live-never-used')
   })
+
+  it('is not given a session by an admin call that was refused: a refused request changes nothing', async () => {
+    const headers = { 'x-mock-session': 'live-refused', 'content-type': 'application/json' }
+    const refused = await fetch(`${url}/__mock/scenario`, { method: 'PUT', headers, body: JSON.stringify({ name: 'no-such-scenario' }) })
+    expect(refused.status).toBe(400)
+    await refused.arrayBuffer()
+    expect(await sessionNames()).not.toContain('live-refused')
+    // The same call that succeeds makes the session, and one refused later leaves it as it was.
+    const done = await fetch(`${url}/__mock/scenario`, { method: 'PUT', headers, body: JSON.stringify({ name: 'outage' }) })
+    expect(done.status).toBe(200)
+    await done.arrayBuffer()
+    await (await fetch(`${url}/__mock/scenario`, { method: 'PUT', headers, body: '{' })).arrayBuffer()
+    expect(await sessionNames()).toContain('live-refused')
+    const current = await fetch(`${url}/__mock/scenario`, { headers })
+    expect(await current.json()).toEqual({ scenario: 'outage' })
+  })
 })
 
 describe('GET /__mock/keys', () => {

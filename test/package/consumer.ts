@@ -65,25 +65,27 @@ export interface Consumer {
   packed: PackedFile[]
 }
 
-/** Runs a command; rejects with its output when it fails. */
+/** Runs a command; rejects with its output when it fails, or when it outlives `ceilingMs` (default 180 s). */
 export async function sh(
   command: string,
   args: string[],
   cwd: string,
   env: Record<string, string> = {},
+  ceilingMs = 180_000,
 ): Promise<{ stdout: string; stderr: string }> {
   try {
     // SIGKILL at the ceiling: an `npm install` stalled on the network outlives a SIGTERM.
     return await run(command, args, {
       cwd,
-      timeout: 180_000,
+      timeout: ceilingMs,
       killSignal: 'SIGKILL',
       maxBuffer: 16 * 1024 * 1024,
       env: { ...process.env, ...env },
     })
   } catch (error) {
-    const { stdout, stderr } = error as { stdout?: string; stderr?: string }
-    throw new Error(`${command} ${args.join(' ')} failed in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`)
+    const { stdout, stderr, killed } = error as { stdout?: string; stderr?: string; killed?: boolean }
+    const why = killed ? `stopped at its ceiling of ${ceilingMs / 1000} s` : 'failed'
+    throw new Error(`${command} ${args.join(' ')} ${why} in ${cwd}:\n${stdout ?? ''}\n${stderr ?? ''}`)
   }
 }
 
@@ -164,9 +166,14 @@ export async function installConsumer(workDir: string): Promise<Consumer> {
   // what the npm cache holds is not asked for again, so the two lanes of `npm test` ask the registry once for what
   // they share. The machine's Chromium is used (test/browser/support.ts): Playwright downloads no browser.
   const install = async () =>
-    void (await sh('npm', ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'], project, {
-      PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1',
-    }))
+    void (await sh(
+      'npm',
+      ['install', '--prefer-offline', '--no-audit', '--no-fund', '--loglevel=error'],
+      project,
+      { PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD: '1' },
+      // From a cold npm cache on a fresh machine, beside the other lane's install: up to the files' wait (below).
+      INSTALL_CEILING_MS,
+    ))
   const tarball = join(workDir, result.filename)
   const fileOf = async (path: string) => (await sh('tar', ['-xOzf', tarball, path], workDir)).stdout
   const how = await installCached(project, fileOf, install)
@@ -178,6 +185,8 @@ export async function installConsumer(workDir: string): Promise<Consumer> {
 const OUTCOME = 'installed.json'
 /** The longest a file waits for the run's install (the package project's hook ceiling is 300 s). */
 const INSTALL_WAIT_MS = 280_000
+/** The install's own ceiling: a little under the files' wait, so a stalled install is reported as one. */
+const INSTALL_CEILING_MS = 270_000
 
 /** Writes the install's outcome into `workDir`, for `installed` in the test files' workers. */
 export async function markInstalled(workDir: string, outcome: Consumer | Error): Promise<void> {

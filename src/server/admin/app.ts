@@ -71,10 +71,14 @@ function guard(options: AdminOptions) {
       res.set('retry-after', '1')
       return refuse(res, 'store_unavailable', `${problem}. Nothing was changed; retry in a moment.`)
     }
+    const name = session === undefined || session === '' ? DEFAULT_SESSION : session
+    const created = !options.sessions.has(name)
     const world = options.sessions.get(session)
     if (!world) return refuse(res, 'invalid_session', `X-Mock-Session must be ${SESSION_NAME_RULE}.`)
+    // A refused call changes nothing: the session it named is not kept when this call made it.
+    if (created) res.on('finish', () => res.statusCode >= 400 && options.sessions.drop(name))
     res.locals.world = world
-    res.locals.session = session === undefined || session === '' ? DEFAULT_SESSION : session
+    res.locals.session = name
     next()
   }
 }
