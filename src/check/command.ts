@@ -5,6 +5,8 @@
  */
 import { spawn } from 'node:child_process'
 import { randomUUID } from 'node:crypto'
+import { accessSync, constants, statSync } from 'node:fs'
+import { delimiter, join } from 'node:path'
 import { RUN_ID_VARIABLE, stopProcesses } from './stop-processes.js'
 import type { TaskInput, TaskName, TaskOutcome, TaskRunner } from './types.js'
 
@@ -41,6 +43,30 @@ export function errorLine(stderr: string): string | undefined {
 }
 
 /** A command runner, and the way to stop every task it is running (on SIGINT, SIGTERM or SIGHUP of the card). */
+/** Whether `path` is a file this process may run. */
+function runnable(path: string): boolean {
+  try {
+    accessSync(path, constants.X_OK)
+    return statSync(path).isFile()
+  } catch {
+    return false
+  }
+}
+
+/**
+ * Why `file` cannot start, before any check runs it: a path that is no runnable file, or a name found in no folder of
+ * PATH (where `spawn` looks). `undefined` when it may start. Said once, first, instead of every check's failure.
+ *
+ * @example
+ * commandProblem('node') // undefined
+ */
+export function commandProblem(file: string, path = process.env['PATH'] ?? ''): string | undefined {
+  const found = file.includes('/') ? runnable(file) : path.split(delimiter).some((folder) => folder !== '' && runnable(join(folder, file)))
+  return found
+    ? undefined
+    : `the command ${file} was not found (not a file, nor on PATH): give the client after --, as in -- node my-client.mjs.`
+}
+
 export interface CommandRunner extends TaskRunner {
   /** Stops every running task and what each started, and starts no new one; resolves when they are gone. */
   stopAll(): Promise<void>

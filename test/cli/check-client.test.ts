@@ -132,7 +132,8 @@ describe('petstore-mock check-client', () => {
   })
 
   it('fails a command that never reaches the mock: a card that passed nothing is no pass, exit 1', async () => {
-    const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', join(dir, 'no-such-command')])
+    // A client that starts and crashes before its first request (one that is not found at all: exit 2, below).
+    const { code, stdout } = await runCli(['check-client', '--only', 'auth.bearer', '--', 'node', '-e', 'process.exit(3)'])
     expect(code, stdout).toBe(1)
     expect(stdout.trim().split('\n').at(-1)).toMatch(/: 0 passed, 0 failed, 1 not applicable in [\d.]+ s: no check passed: /)
   })
@@ -224,6 +225,18 @@ describe('petstore-mock check-client', () => {
     expect(code).toBe(2)
     expect(stderr).toMatch(/^petstore-mock check-client: could not write the report: ENOENT/)
     expect(stderr).not.toMatch(/\n\s+at /)
+  })
+
+  it('says once, first, that a command which cannot start was not found, and runs no check (exit 2)', async () => {
+    const { code, stdout, stderr } = await runCli(['check-client', '--', 'petstore-no-such-client', '--flag'])
+    expect(code).toBe(2)
+    expect(stdout).toBe('')
+    expect(stderr.trim().split('\n')).toEqual([
+      'petstore-mock check-client: the command petstore-no-such-client was not found (not a file, nor on PATH): give the client after --, as in -- node my-client.mjs.',
+    ])
+    const missingFile = await runCli(['check-client', '--', './no/such/client.sh'])
+    expect(missingFile.code).toBe(2)
+    expect(missingFile.stderr).toContain('the command ./no/such/client.sh was not found')
   })
 
   it('refuses to start without a command, or with an unknown check, exit 2', async () => {

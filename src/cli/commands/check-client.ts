@@ -33,7 +33,7 @@ export const CHECK_CLIENT: Command<typeof OPTIONS> = {
     'Usage: petstore-mock check-client [options] -- COMMAND [ARGS...]',
   ],
   outro: [
-    'Exit 0 when no required check failed and the client met one check at least (a recommended check that failed is reported, exit 0), 1 when a required one failed or the client met none (the command never reached the mock), 2 on a usage error or a report that cannot be written, 128 + N when stopped by signal N (130 for SIGINT, 143 for SIGTERM), every task stopped first.',
+    'Exit 0 when no required check failed and the client met one check at least (a recommended check that failed is reported, exit 0), 1 when a required one failed or the client met none (the command never reached the mock), 2 on a usage error, a command that is not found or a report that cannot be written, 128 + N when stopped by signal N (130 for SIGINT, 143 for SIGTERM), every task stopped first.',
     '',
     'Examples:',
     '  petstore-mock check-client -- node examples/clients/correct.mjs',
@@ -58,15 +58,17 @@ export async function run(argv: string[], env: NodeJS.ProcessEnv): Promise<numbe
   })
   if (typeof cli === 'number') return cli
   // Loaded only now, so --help and usage errors answer at once.
-  const [{ commandRunner }, { reportCtrf, reportJUnit, resultText, summaryText }, { runCard, selectChecks }] = await Promise.all([
-    import('../../check/command.js'),
-    import('../../check/report.js'),
-    import('../../check/run.js'),
-  ])
+  const [{ commandProblem, commandRunner }, { reportCtrf, reportJUnit, resultText, summaryText }, { runCard, selectChecks }] =
+    await Promise.all([import('../../check/command.js'), import('../../check/report.js'), import('../../check/run.js')])
   try {
     selectChecks(cli.only)
   } catch (error) {
     process.stderr.write(`petstore-mock check-client: ${(error as Error).message}\n`)
+    return 2
+  }
+  const problem = commandProblem(command[0] as string)
+  if (problem !== undefined) {
+    process.stderr.write(`petstore-mock check-client: ${problem}\n`)
     return 2
   }
   const runner = commandRunner(command)
