@@ -10,6 +10,7 @@ import { createPetStoreServer, isLoopback, type PetStoreServerOptions } from '..
 import { safeUrl } from '../server/redis/url.js'
 import { StateFileError } from '../server/state/file.js'
 import { PLAN_LIMITS } from '../spec.js'
+import { type ClockView, clockView } from '../world/events.js'
 import { needIntegrations } from './integrations.js'
 import { parseCli, SERVE } from './options.js'
 import { UsageError, usageFailed, version } from './parse.js'
@@ -25,7 +26,22 @@ function keyTable(keys: readonly KeyConfig[]): string[] {
 }
 
 /** The start-up lines: where the API is, the keys, the admin API (`petstore-mock mcp` writes them to stderr). */
-export function banner(url: string, options: PetStoreServerOptions, config: string | undefined): string {
+/**
+ * The clock's line of the banner: its state and pace, and for a frozen clock (a timeline scenario's start, the config's
+ * `clock`, a state file's) the call that runs it, since `--clock-speed` applies only to a running clock.
+ */
+function clockLine(clock: ClockView, url: string, options: PetStoreServerOptions): string {
+  const pace = clock.speed === 1 ? 'real pace' : `${clock.speed}x`
+  if (clock.frozen) {
+    const from = options.clock !== undefined ? 'the clock option' : options.stateFile ? 'the state file' : "the scenario's start"
+    const run = `curl -X POST -d '{"set":"${clock.now}","running":true}' ${url}/__mock/clock`
+    return `  Clock: frozen at ${clock.now} (${from}); it runs at ${pace} once started: ${run}`
+  }
+  if (clock.speed === 1 && Math.abs(clock.offsetMs) < 1000) return '  Clock: real time.'
+  return `  Clock: running at ${clock.speed === 1 ? 'real pace' : `${clock.speed}x real time`}, now ${clock.now}.`
+}
+
+export function banner(url: string, options: PetStoreServerOptions, config: string | undefined, clock?: ClockView): string {
   const host = options.host ?? '127.0.0.1'
   const admin =
     options.adminToken !== undefined
@@ -41,6 +57,7 @@ export function banner(url: string, options: PetStoreServerOptions, config: stri
     ...keyTable(options.keys ?? DEFAULT_KEYS),
     `  Admin API: ${admin}`,
     ...(options.redis === undefined ? [] : [`  Shared world: every session lives in Redis at ${safeUrl(options.redis)}`]),
+    ...(clock === undefined ? [] : [clockLine(clock, url, options)]),
     `  Scenario ${options.scenario ?? 'default'}. Seed ${options.seed ?? 1}, ${pets} pets${options.stateFile ? `, state file ${options.stateFile}` : ''}${options.userHandlers ? `, ${options.userHandlers.length} user handlers` : ''}. Ctrl-C to stop.`,
   ].join('\n')
 }
@@ -152,5 +169,5 @@ export async function serve(): Promise<void> {
     process.stderr.write(`petstore-mock: could not start: ${(error as Error).message}.${hint}\n`)
     process.exit(1)
   }
-  process.stdout.write(`${banner(url, options, config)}\n`)
+  process.stdout.write(`${banner(url, options, config, clockView(server.petStore.clock))}\n`)
 }

@@ -118,6 +118,22 @@ describe('start-up', () => {
     expect(banner).toContain(`${cli.url}/__mock`)
   })
 
+  it("names the clock's state and speed, and how to run a frozen one", async () => {
+    const real = await startCli(['--port', '0', '--log', 'silent'])
+    expect(real.stdout()).toMatch(/^ {2}Clock: real time\.$/m)
+    const fast = await startCli(['--port', '0', '--log', 'silent', '--clock-speed', '60'])
+    expect(fast.stdout()).toMatch(/^ {2}Clock: running at 60x real time, now \d{4}-\d\d-\d\dT[\d:.]+Z\.$/m)
+    // A timeline scenario starts its clock frozen at its own start: --clock-speed applies once it runs.
+    const frozen = await startCli(['--port', '0', '--log', 'silent', '--clock-speed', '60', '--scenario', 'slow-day'])
+    const line = frozen
+      .stdout()
+      .split('\n')
+      .find((text) => text.startsWith('  Clock:'))
+    expect(line).toBe(
+      `  Clock: frozen at 2026-06-01T08:00:00.000Z (the scenario's start); it runs at 60x once started: curl -X POST -d '{"set":"2026-06-01T08:00:00.000Z","running":true}' ${frozen.url}/__mock/clock`,
+    )
+  })
+
   it('serves the API at the URLs its banner names', async () => {
     const cli = await startCli(['--port', '0', '--log', 'silent'])
     expect((await listPets(cli.url)).status).toBe(200)

@@ -46,7 +46,7 @@ export const MCP: Command<typeof OPTIONS & { url: typeof url }> = {
 /** Starts this process's own server, its output on stderr; resolves with its address. */
 async function startServer(options: PetStoreServerOptions, config: string | undefined) {
   const { createPetStoreServer, isLoopback } = await import('../../server/http-server.js')
-  const { banner } = await import('../serve.js')
+  const [{ banner }, { clockView }] = await Promise.all([import('../serve.js'), import('../../world/events.js')])
   const write = (line: string) => process.stderr.write(`${line}\n`)
   if (options.adminToken === undefined && !isLoopback(options.host ?? '127.0.0.1'))
     throw new UsageError(
@@ -54,7 +54,7 @@ async function startServer(options: PetStoreServerOptions, config: string | unde
     )
   const server = createPetStoreServer({ ...options, write })
   const address = await server.listen()
-  write(banner(address, options, config))
+  write(banner(address, options, config, clockView(server.petStore.clock)))
   return { server, address }
 }
 
