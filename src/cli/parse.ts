@@ -155,13 +155,14 @@ function usageLine(error: unknown, args: readonly string[], config: ParseArgsCon
         : before.kind === 'option'
           ? ` after ${before.rawName}${before.value !== undefined && !before.inlineValue ? ' and its value' : ''}`
           : ` after ${args[before.index]}`
-    // Named only when it is likely a command mistyped (a word close to one), never echoed.
-    const meant = likelyMeant(args[tokens[at]?.index ?? 0] ?? '', [...Object.keys(COMMANDS), 'help'])
-    const commands =
-      name === 'petstore-mock' && before === undefined
-        ? `${meant === undefined ? '' : ` Did you mean ${meant}?`} The commands are ${listed([...Object.keys(COMMANDS), 'help'], 'and')}.`
-        : ''
-    return `takes options only, and got an argument without one${where}.${commands} ${help}`
+    if (name === 'petstore-mock' && before === undefined) {
+      // A first word: a command mistyped, most likely. Named only when close to one (the suggestion first), never echoed.
+      const commands = [...Object.keys(COMMANDS), 'help']
+      const meant = likelyMeant(args[tokens[at]?.index ?? 0] ?? '', commands)
+      const guess = meant === undefined ? '' : `Did you mean ${meant}? `
+      return `${guess}The first argument is no command (${listed(commands, 'or')}), and the server takes options only. ${help}`
+    }
+    return `takes options only, and got an argument without one${where}. ${help}`
   }
   const flag = /--[\w-]+/.exec(message)?.[0] ?? quoted
   const spec = table[flag.slice(2)] ?? BUILT_IN[flag.slice(2)]

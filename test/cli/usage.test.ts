@@ -98,7 +98,7 @@ describe.each([
   [
     'stray argument',
     ['verfy'],
-    'petstore-mock: takes options only, and got an argument without one at the start. Did you mean verify? The commands are verify, snapshot, config, check-client, mcp and help. Run petstore-mock --help for the options.',
+    'petstore-mock: Did you mean verify? The first argument is no command (verify, snapshot, config, check-client, mcp or help), and the server takes options only. Run petstore-mock --help for the options.',
   ],
   [
     'unknown option',
