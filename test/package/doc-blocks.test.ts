@@ -47,7 +47,7 @@
  * docs' own loops: 61 requests at most); every process is stopped by its process group's id.
  */
 import { spawn } from 'node:child_process'
-import { readdirSync, readFileSync } from 'node:fs'
+import { existsSync, readdirSync, readFileSync } from 'node:fs'
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises'
 import { connect } from 'node:net'
 import { dirname, join, relative } from 'node:path'
@@ -477,6 +477,12 @@ const RUNNERS: Record<Exclude<Kind, 'skip' | 'vitest-browser'>, (block: Block) =
     })
     expect(code, `${stdout}\n${stderr}`).toBe(0)
     expect(stderr).toMatch(/Tests:\s+(\d+) passed, \1 total/)
+    // A TypeScript suite's tsconfig (ts-jest) also passes `tsc` as the user runs it, on this lane's TypeScript (7 in
+    // today's lane: since 6, `types` no longer takes in every @types package, and Jest's declarations need Node's).
+    if (block.lang === 'ts' && existsSync(join(dir, 'tsconfig.json'))) {
+      const checked = await runGroup(process.execPath, [TSC, '-p', 'tsconfig.json', '--noEmit'], { cwd: dir })
+      expect(checked.code, `${checked.stdout}\n${checked.stderr}`).toBe(0)
+    }
   },
   async 'node-test'(block) {
     const file = await writeSource(block)
