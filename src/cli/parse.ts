@@ -159,8 +159,7 @@ function usageLine(error: unknown, args: readonly string[], config: ParseArgsCon
       // A first word: a command mistyped, most likely. Named only when close to one (the suggestion first), never echoed.
       const commands = [...Object.keys(COMMANDS), 'help']
       const meant = likelyMeant(args[tokens[at]?.index ?? 0] ?? '', commands)
-      const guess = meant === undefined ? '' : `Did you mean ${meant}? `
-      return `${guess}The first argument is no command (${listed(commands, 'or')}), and the server takes options only. ${help}`
+      return `${meant === undefined ? '' : `Did you mean ${meant}? `}The first argument is no command (${listed(commands, 'or')}), and the server takes options only. ${help}`
     }
     return `takes options only, and got an argument without one${where}. ${help}`
   }
