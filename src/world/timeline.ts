@@ -63,11 +63,26 @@ export interface IncidentVerdict {
   /** The share of answers other than 2xx (a dropped connection counts), 0 without answers. */
   readonly errorRate: number
   readonly maxErrorRate: number | null
-  /** Per key (plan and last 4 characters), its longest run of answers other than 2xx, one after another. */
+  /** Per key (plan and last 4 characters, or the key a request carried), its longest run of answers other than 2xx in a row. */
   readonly longestFailureRun: Readonly<Record<string, number>>
   /** The keys whose last answer was a ban. */
   readonly bannedKeys: readonly string[]
   readonly noBan: boolean
+}
+
+/**
+ * The key each answer was for: the plan and hint the key check named (`free …free`), else the key the request carried,
+ * by the hint its journaled Authorization keeps (a fault answered before the key check, an unknown key), named as
+ * another answer of that key names it when one does; `(no key)` for a request that sent none.
+ */
+function keyLabels(entries: readonly JournalEntry[]): (entry: JournalEntry) => string {
+  const byHint = new Map<string, string>()
+  for (const { key } of entries) if (key !== undefined) byHint.set(key.slice(key.lastIndexOf(' ') + 1), key)
+  return ({ key, requestHeaders }) => {
+    if (key !== undefined) return key
+    const carried = /^bearer\s+(\S+)$/i.exec(String(requestHeaders['authorization'] ?? '').trim())?.[1]
+    return carried === undefined ? '(no key)' : (byHint.get(carried) ?? carried)
+  }
 }
 
 function verdictOf(scenario: Scenario, entries: readonly JournalEntry[]): IncidentVerdict {
@@ -75,8 +90,9 @@ function verdictOf(scenario: Scenario, entries: readonly JournalEntry[]): Incide
   const longestFailureRun: Record<string, number> = {}
   const run: Record<string, number> = {}
   const last: Record<string, JournalEntry> = {}
+  const labelOf = keyLabels(entries)
   for (const entry of [...entries].sort((a, b) => a.arrival - b.arrival)) {
-    const key = entry.key ?? '(no valid key)'
+    const key = labelOf(entry)
     run[key] = failed(entry) ? (run[key] ?? 0) + 1 : 0
     longestFailureRun[key] = Math.max(longestFailureRun[key] ?? 0, run[key] as number)
     last[key] = entry

@@ -175,6 +175,28 @@ describe('timelines', () => {
     expect(patient.timeline()?.verdict).toMatchObject({ ok: true, errorRate: 0.5, bannedKeys: [], longestFailureRun: { 'free …free': 1 } })
   })
 
+  it("counts a fault answered before the key check under the key the request carried, not '(no valid key)'", async () => {
+    const down = {
+      name: 'down',
+      description: 'served for a minute, then every answer a 503, before any key is read',
+      timeline: [
+        { name: 'fine', after: '0s', for: '1m' },
+        { name: 'outage', after: '1m', faults: [{ chaos: true, fault: { type: 'status', status: 503 } }] },
+      ],
+    }
+    const petStore = createPetStore({ scenario: 'down', scenarios: [down] })
+    expect((await petStore.handle(LIST)).status).toBe(200)
+    petStore.clock.advance(60_000)
+    for (let i = 0; i < 3; i++) expect((await petStore.handle(LIST)).status).toBe(503)
+    expect((await petStore.handle({ ...LIST, headers: {} })).status).toBe(503)
+    expect(petStore.timeline()?.verdict.longestFailureRun).toEqual({ 'free …free': 3, '(no key)': 1 })
+    // A key no answer named by its plan is named by the hint the journal keeps of it.
+    const fresh = createPetStore({ scenario: 'down', scenarios: [down] })
+    fresh.clock.advance(60_000)
+    await fresh.handle(LIST)
+    expect(fresh.timeline()?.verdict.longestFailureRun).toEqual({ '…free': 1 })
+  })
+
   it('plays slow-day: a long tail at the peak only, every answer a 2xx, so its verdict holds', async () => {
     const petStore = createPetStore({ scenario: 'slow-day', seed: 3 })
     const seen = await playMinutes(petStore, 30)
