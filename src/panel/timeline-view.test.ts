@@ -7,10 +7,8 @@ const at = (minutes: number) => new Date(START + minutes * 60_000).toISOString()
 const verdict: TimelineRow['verdict'] = {
   ok: true,
   errorRate: 0,
-  maxErrorRate: null,
   longestFailureRun: {},
   bannedKeys: [],
-  noBan: false,
 }
 
 /** A timeline view as `GET /__mock/timeline` answers it: stages as `[name, from, to]` in minutes (`to` null: for good). */

@@ -83,10 +83,10 @@ export function elapsedText(ms: number): string {
 /** The verdict as one line: `Verdict: not ok. Error rate 40 % (at most 10 %). Banned keys: none.` */
 export function verdictText(verdict: TimelineRow['verdict']): string {
   const rate = (share: number) => `${Math.round(share * 1000) / 10} %`
-  const limit = verdict.maxErrorRate === null ? '' : ` (at most ${rate(verdict.maxErrorRate)})`
+  const limit = verdict.maxErrorRate === undefined ? '' : ` (at most ${rate(verdict.maxErrorRate)})`
   const banned = verdict.bannedKeys.length === 0 ? 'none' : verdict.bannedKeys.join(', ')
   // Without `expect` there is nothing to hold, and `ok` says only that (docs/scenarios.md, "Timelines").
-  const none = verdict.maxErrorRate === null && !verdict.noBan ? ' (the scenario expects nothing)' : ''
+  const none = verdict.maxErrorRate === undefined && verdict.noBan === undefined ? ' (the scenario expects nothing)' : ''
   return `Verdict: ${verdict.ok ? 'ok' : 'not ok'}${none}. Error rate ${rate(verdict.errorRate)}${limit}. Banned keys: ${banned}${verdict.noBan ? ' (none allowed)' : ''}.`
 }
 

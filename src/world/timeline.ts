@@ -62,12 +62,14 @@ export interface IncidentVerdict {
   readonly ok: boolean
   /** The share of answers other than 2xx (a dropped connection counts), 0 without answers. */
   readonly errorRate: number
-  readonly maxErrorRate: number | null
+  /** The scenario's `expect.maxErrorRate`, only when it sets one. */
+  readonly maxErrorRate?: number
   /** Per key (plan and last 4 characters, or the key a request carried), its longest run of answers other than 2xx in a row. */
   readonly longestFailureRun: Readonly<Record<string, number>>
   /** The keys whose last answer was a ban. */
   readonly bannedKeys: readonly string[]
-  readonly noBan: boolean
+  /** The scenario's `expect.noBan`, only when it sets it: a verdict shows the expectations that were set, no others. */
+  readonly noBan?: boolean
 }
 
 /**
@@ -99,9 +101,10 @@ function verdictOf(scenario: Scenario, entries: readonly JournalEntry[]): Incide
   }
   const errorRate = entries.length === 0 ? 0 : entries.filter(failed).length / entries.length
   const bannedKeys = Object.keys(last).filter((key) => last[key]?.code === 'key_temporarily_banned')
-  const { maxErrorRate = null, noBan = false } = scenario.expect ?? {}
-  const ok = (maxErrorRate === null || errorRate <= maxErrorRate) && (!noBan || bannedKeys.length === 0)
-  return { ok, errorRate, maxErrorRate, longestFailureRun, bannedKeys, noBan }
+  const { maxErrorRate, noBan } = scenario.expect ?? {}
+  const ok = (maxErrorRate === undefined || errorRate <= maxErrorRate) && (noBan !== true || bannedKeys.length === 0)
+  const expected = { ...(maxErrorRate === undefined ? {} : { maxErrorRate }), ...(noBan === undefined ? {} : { noBan }) }
+  return { ok, errorRate, longestFailureRun, bannedKeys, ...expected }
 }
 
 /** Nearest-rank percentiles (the smallest value with at least p% of the values at or below it). */

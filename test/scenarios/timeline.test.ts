@@ -190,6 +190,9 @@ describe('timelines', () => {
     for (let i = 0; i < 3; i++) expect((await petStore.handle(LIST)).status).toBe(503)
     expect((await petStore.handle({ ...LIST, headers: {} })).status).toBe(503)
     expect(petStore.timeline()?.verdict.longestFailureRun).toEqual({ 'free …free': 3, '(no key)': 1 })
+    // The scenario expects nothing: its verdict says so by naming no expectation, not `noBan: false`.
+    expect(petStore.timeline()?.verdict).not.toHaveProperty('noBan')
+    expect(petStore.timeline()?.verdict).not.toHaveProperty('maxErrorRate')
     // A key no answer named by its plan is named by the hint the journal keeps of it.
     const fresh = createPetStore({ scenario: 'down', scenarios: [down] })
     fresh.clock.advance(60_000)
