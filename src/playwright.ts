@@ -18,6 +18,7 @@
 import { type BrowserContext, test as base, type Page, type Route, type TestInfo } from '@playwright/test'
 import { createHttpAdmin } from './admin/http-admin.js'
 import type { MockAdmin } from './admin/operations.js'
+import { stringifyJson } from './core/json.js'
 import type { PetStore, PetStoreOptions } from './create-pet-store.js'
 import { createPetStore } from './index.js'
 import { corsHeaders, preflightHeaders } from './server/cors.js'
@@ -104,14 +105,10 @@ export interface PetStoreFixtures {
 /** The entries of a session's journal a failing test's report gets: its newest, as one admin read may give them. */
 const JOURNAL_LIMIT = 1000
 
-/** Bigints as their digits: a journal's entries as JSON. */
-const journalJson = (entries: unknown): string =>
-  JSON.stringify(entries, (_key, value: unknown) => (typeof value === 'bigint' ? String(value) : value), 2)
-
 /** A failing test shows what its world answered (the journal's entries, newest last). */
 async function attachJournal(testInfo: TestInfo, entries: () => Promise<unknown> | unknown): Promise<void> {
   if (testInfo.status === testInfo.expectedStatus) return
-  await testInfo.attach('petstore-journal.json', { body: journalJson(await entries()), contentType: 'application/json' })
+  await testInfo.attach('petstore-journal.json', { body: stringifyJson(await entries(), 2), contentType: 'application/json' })
 }
 
 /**

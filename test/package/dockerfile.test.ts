@@ -10,6 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest'
 import { ensureBuilt, ROOT } from '../http/support.js'
+import { SERVER_INTEGRATIONS } from './consumer.js'
 
 const run = promisify(execFile)
 let app = ''
@@ -68,7 +69,7 @@ it("installs from the lock file once, and keeps the library and the server's opt
   expect(dockerfile).toMatch(/^COPY --from=build \/src\/node_modules \.\/node_modules$/m)
   expect(dockerfile).not.toMatch(/npm install/)
   const lock = JSON.parse(await readFile(join(ROOT, 'package-lock.json'), 'utf8')) as { packages: Record<string, { version: string }> }
-  for (const name of ['express', '@modelcontextprotocol/sdk', '@redis/client', 'prom-client', '@opentelemetry/api', 'zod', '@msw/data']) {
+  for (const name of [...SERVER_INTEGRATIONS, 'zod', '@msw/data']) {
     const installed = JSON.parse(await readFile(join(app, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }
     expect(installed.version, name).toBe(lock.packages[`node_modules/${name}`]?.version)
   }
