@@ -19,9 +19,8 @@
  *                                deployment, a clone of the repository); the reason is in the tag
  *
  * TypeScript blocks (vitest, run, typecheck) are compiled together under a strict NodeNext tsconfig (pack.test.ts's
- * STRICT, skipLibCheck on: the package's own declarations are pack.test.ts's subject). The docs are written for msw 3
- * (`server.listen({ onUnhandledFrame: 'error' })`); where msw 2 is installed (the main lane) every block's
- * `onUnhandledFrame` is read as `onUnhandledRequest`, msw 2's name, so both lanes type-check and run every block.
+ * STRICT, skipLibCheck on: the package's own declarations are pack.test.ts's subject). Each block runs as written on
+ * both lanes' msw (2 in the oldest, 3 in today's): `server.listen(onUnhandled('error'))` names the option both ways.
  *
  * Shell blocks: each runs on its own. Every port the block names (`127.0.0.1:4010`, `--port 4010`, `PETSTORE_PORT=4999`,
  * a config's `"port": 4010`) becomes a free port of 127.0.0.1, the same one for the same number within a page. A
@@ -54,7 +53,7 @@ import { dirname, join, relative } from 'node:path'
 import { pathToFileURL } from 'node:url'
 import { afterAll, beforeAll, describe, expect, it } from 'vitest'
 import { freePort } from '../http/support.js'
-import { type Consumer, copyConsumer, mswMajor, ROOT, STRICT, TSC } from './consumer.js'
+import { type Consumer, copyConsumer, ROOT, STRICT, TSC } from './consumer.js'
 
 const PAGES = [
   'README.md',
@@ -143,13 +142,10 @@ const BLOCK_ENV: NodeJS.ProcessEnv = {
   NODE_OPTIONS:
     `${process.env['NODE_OPTIONS'] ?? ''} --import=${pathToFileURL(join(ROOT, 'test', 'package', 'fast-clock.mjs')).href}`.trim(),
 }
-/** Reads msw 3's option under its msw 2 name where msw 2 is installed (the header says why). */
-let forMsw = (code: string) => code
 
 beforeAll(async () => {
   consumer = await copyConsumer('petstore-mock-doc-blocks-')
   project = consumer.project
-  if (mswMajor(project) < 3) forMsw = (code) => code.replaceAll('onUnhandledFrame', 'onUnhandledRequest')
   await mkdir(join(project, 'blocks'))
 })
 
@@ -429,7 +425,7 @@ function vitestAll(): Promise<FileReport[]> {
 
 /** Writes a block's source into the project: its prelude, then its code with the lane's msw name and the page's ports. */
 async function writeSource(block: Block): Promise<string> {
-  const code = forMsw(await portsOf(block).substitute(block.code))
+  const code = await portsOf(block).substitute(block.code)
   const text = block.tag?.prelude ? `${block.tag.prelude}\n${code}\n` : `${code}\n`
   await writeFile(join(project, sourceOf(block)), text)
   return sourceOf(block)
@@ -470,7 +466,7 @@ const RUNNERS: Record<Exclude<Kind, 'skip' | 'vitest-browser'>, (block: Block) =
     // `jest DIR`: the test file goes into DIR and Jest runs there, with the config the page's `file` blocks put there.
     const dir = join(project, block.tag?.arg ?? '')
     const file = join(dir, `${slug(block)}.test.${block.lang === 'ts' ? 'ts' : 'js'}`)
-    await writeFile(file, `${forMsw(block.code)}\n`)
+    await writeFile(file, `${block.code}\n`)
     const jest = join(project, 'node_modules', 'jest', 'bin', 'jest.js')
     const { code, stdout, stderr } = await runGroup(process.execPath, ['--experimental-vm-modules', jest, '--ci', relative(dir, file)], {
       cwd: dir,
@@ -501,7 +497,7 @@ const RUNNERS: Record<Exclude<Kind, 'skip' | 'vitest-browser'>, (block: Block) =
   },
   sh: runShell,
   async file(block) {
-    const code = forMsw(await portsOf(block).substitute(block.code))
+    const code = await portsOf(block).substitute(block.code)
     await mkdir(dirname(join(project, block.tag?.arg ?? '')), { recursive: true })
     await writeFile(join(project, block.tag?.arg ?? ''), `${code}\n`)
   },

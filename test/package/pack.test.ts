@@ -10,7 +10,7 @@ import { join } from 'node:path'
 import { promisify } from 'node:util'
 import { build, type Plugin } from 'vite'
 import { afterAll, beforeAll, expect, it } from 'vitest'
-import { copyConsumer, mswMajor, type PackedFile, ROOT, STRICT, sh as shIn, TSC } from './consumer.js'
+import { copyConsumer, type PackedFile, ROOT, STRICT, sh as shIn, TSC } from './consumer.js'
 
 const run = promisify(execFile)
 const BANNER = /^petstore-mock \S+ listening on (http:\/\/127\.0\.0\.1:\d+\/v1)$/
@@ -124,17 +124,19 @@ const nodeCheck = () =>
   [
     "import { createPetStore, type Pet } from 'petstore-mock'",
     "import { petStoreMiddleware } from 'petstore-mock/http'",
-    "import { setupPetStoreServer } from 'petstore-mock/node'",
+    "import { onUnhandled, setupPetStoreServer } from 'petstore-mock/node'",
     '',
     'const middleware = petStoreMiddleware(createPetStore({ seed: 2 }))',
     'const { server, petStore } = setupPetStoreServer({ seed: 1 })',
-    // msw 3 renamed the option (decisions/008); each major's types refuse the other's name.
-    `server.listen({ ${mswMajor(project) >= 3 ? 'onUnhandledFrame' : 'onUnhandledRequest'}: 'error' })`,
+    // The same line for msw 2 (the oldest lane, and npm's pick on Node 20) and msw 3, which renamed the option.
+    "server.listen(onUnhandled('error'))",
+    // A request no handler answers fails, in either msw, instead of passing to the network unnoticed.
+    "const unhandled = await fetch('http://127.0.0.1:9/elsewhere').then(() => 'passed', () => 'failed')",
     "const response = await fetch('https://api.petstore.test/v1/pets?limit=5', { headers: { Authorization: 'Bearer test-pro' } })",
     'const pets = (await response.json()) as Pet[]',
     "await petStore.pets.create({ id: 1000, name: 'Rex', categoryId: 2, status: 'sold' })",
     "const journal = petStore.journal.find({ method: 'GET', path: '/v1/pets' })",
-    "console.log(JSON.stringify({ status: response.status, limit: response.headers.get('x-ratelimit-limit'), pets: pets.length, journal: journal.length, middleware: typeof middleware }))",
+    "console.log(JSON.stringify({ status: response.status, limit: response.headers.get('x-ratelimit-limit'), pets: pets.length, journal: journal.length, middleware: typeof middleware, unhandled }))",
     'server.close()',
     '',
   ].join('\n')
@@ -186,7 +188,7 @@ it('runs a file that imports petstore-mock/node through setupServer', async () =
   // Emitted even when a check above found an error: this test says whether it runs.
   await compileUserProgram()
   const { stdout } = await sh(process.execPath, ['out/node-check.js'])
-  expect(JSON.parse(stdout)).toEqual({ status: 200, limit: '300', pets: 5, journal: 1, middleware: 'function' })
+  expect(JSON.parse(stdout)).toEqual({ status: 200, limit: '300', pets: 5, journal: 1, middleware: 'function', unhandled: 'failed' })
 })
 
 it('resolves by their exports the core, the http server, the scenario files, their JSON Schema', async () => {
