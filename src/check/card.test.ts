@@ -66,14 +66,10 @@ describe('the card', () => {
 
 describe('timeout.gives-up', () => {
   const check = CHECKS.find((one) => one.id === 'timeout.gives-up')
-  const runs = (outcome: TaskOutcome): RunEvidence[] => [
-    {
-      run: check?.runs[0] ?? { task: 'list-pets' },
-      outcome,
-      entries: [
-        { seq: 1, at: 1_000, durationMs: 0, method: 'GET', path: '/v1/pets', query: '', status: 504, fault: 'timeout' } as JournalEntry,
-      ],
-    },
+  const sent = (seq: number) =>
+    ({ seq, at: seq * 1_000, durationMs: 0, method: 'GET', path: '/v1/pets', query: '', status: 504, fault: 'timeout' }) as JournalEntry
+  const runs = (outcome: TaskOutcome, requests = 1): RunEvidence[] => [
+    { run: check?.runs[0] ?? { task: 'list-pets' }, outcome, entries: Array.from({ length: requests }, (_, i) => sent(i + 1)) },
   ]
 
   it("waits 40 s for an answer that never comes: room for ky's 10 s and a 30 s SDK default", () => {
@@ -89,9 +85,58 @@ describe('timeout.gives-up', () => {
   })
 
   it('tells a client that never gave up apart from one that gave up late', () => {
-    expect(check?.judge(runs({ ended: 'limit', ms: 40_003 }))).toMatchObject({
+    const verdict = check?.judge(runs({ ended: 'limit', ms: 40_003 }))
+    expect(verdict).toMatchObject({
       status: 'failed',
-      reason: 'The client was still waiting after 40.0 s: it never gave up.',
+      reason: 'The client was still waiting on its one request after 40.0 s: it never gave up.',
+    })
+    // The check's own fix (a timeout per request), in no one language's terms.
+    expect(verdict?.fix).toBeUndefined()
+    expect(check?.fix).toBe('Give every request a timeout, and surface it to the caller when it passes.')
+  })
+
+  it("tells a client whose own timeouts fired, and that retried until the check's end, what it did and what to change", () => {
+    expect(check?.judge(runs({ ended: 'limit', ms: 40_003 }, 4))).toMatchObject({
+      status: 'failed',
+      reason:
+        "The client's own timeout fired and it sent the request again, 4 times in 40.0 s, without surfacing the timeout to its caller.",
+      fix: 'Give the call as a whole a deadline, its retries included, and surface the timeout when it passes.',
+    })
+  })
+})
+
+describe('rate.stops-before-ban', () => {
+  const check = CHECKS.find((one) => one.id === 'rate.stops-before-ban')
+  const limited = (seq: number, code = 'rate_limited') =>
+    ({
+      seq,
+      at: seq,
+      durationMs: 0,
+      method: 'GET',
+      path: '/v1/pets',
+      query: '',
+      status: 429,
+      code,
+      responseHeaders: { 'retry-after': '21600' },
+    }) as unknown as JournalEntry
+  const runs = (outcome: TaskOutcome, entries: JournalEntry[]): RunEvidence[] => [
+    { run: check?.runs[0] ?? { task: 'list-pets' }, outcome, entries },
+  ]
+
+  it('tells a client that waited out hours of Retry-After (no early retry) to surface the 429, not to retry less', () => {
+    expect(check?.judge(runs({ ended: 'limit', ms: 20_000 }, [limited(1)]))).toMatchObject({
+      status: 'failed',
+      reason: 'The client was still waiting after 20.0 s for a Retry-After of 21600 s, the 429 not surfaced to its caller.',
+      fix: 'Surface a 429 whose Retry-After is longer than the caller can wait (with that Retry-After), instead of waiting it out.',
+    })
+  })
+
+  it('tells a client banned for early retries to wait the Retry-After', () => {
+    const entries = [limited(1), limited(2), limited(3, 'key_temporarily_banned')]
+    expect(check?.judge(runs({ ended: 'error', ms: 300, message: '429' }, entries))).toMatchObject({
+      status: 'failed',
+      reason: 'The key was banned at request #3: the client retried before a Retry-After of 21600 s had passed.',
+      fix: 'Wait at least the Retry-After before retrying a 429, and surface it when that is longer than the caller can wait.',
     })
   })
 })

@@ -49,15 +49,30 @@ function honoursRetryAfter(runs: readonly RunEvidence[]): Verdict {
 
 function stopsBeforeBan(runs: readonly RunEvidence[]): Verdict {
   const [run] = runs
-  if (run?.entries[0]?.status !== 429) return verdict('not-applicable', 'The first request was not answered 429.', runs, 'retry-after')
+  const first = run?.entries[0]
+  if (run === undefined || first?.status !== 429)
+    return verdict('not-applicable', 'The first request was not answered 429.', runs, 'retry-after')
+  const wait = `a Retry-After of ${first.responseHeaders['retry-after'] ?? '(none)'} s`
   const ban = run.entries.find((entry) => entry.code === 'key_temporarily_banned')
-  if (ban) return verdict('failed', `The key was banned at request #${ban.seq}: the client kept retrying early.`, runs, 'retry-after')
-  if (run.outcome.ended === 'limit') {
+  if (ban) {
+    const early = `The key was banned at request #${ban.seq}: the client retried before ${wait} had passed.`
     return verdict(
       'failed',
-      'The client was still waiting at the limit: a Retry-After of hours is not worth waiting for.',
+      early,
       runs,
       'retry-after',
+      'Wait at least the Retry-After before retrying a 429, and surface it when that is longer than the caller can wait.',
+    )
+  }
+  if (run.outcome.ended === 'limit') {
+    // Not an early retry: the client waited (or slept) through the whole check. The rule's usual fix would mislead.
+    const waited = `The client was still waiting after ${(run.outcome.ms / 1000).toFixed(1)} s for ${wait}, the 429 not surfaced to its caller.`
+    return verdict(
+      'failed',
+      waited,
+      runs,
+      'retry-after',
+      'Surface a 429 whose Retry-After is longer than the caller can wait (with that Retry-After), instead of waiting it out.',
     )
   }
   if (run.outcome.ended === 'result') return verdict('failed', 'The SDK returned a result for a 429.', runs, 'retry-after')
@@ -77,13 +92,27 @@ function postSentOnce(runs: readonly RunEvidence[]): Verdict {
  */
 export const TIMEOUT_LIMIT_MS = 40_000
 
-/** Says "gave up after N s" apart from "never gave up": both are a client waiting long, only one ends. */
+/**
+ * Says "gave up after N s" apart from "never gave up", and a client whose own timeout fired (it sent the request
+ * again) apart from one still waiting on its first request: each needs a different change.
+ */
 function givesUp(runs: readonly RunEvidence[]): Verdict {
   const [run] = runs
   if (!run || run.entries.length === 0) return verdict('not-applicable', 'The client sent no request.', runs)
   const seconds = `${(run.outcome.ms / 1000).toFixed(1)} s`
-  if (run.outcome.ended === 'limit') return verdict('failed', `The client was still waiting after ${seconds}: it never gave up.`, runs)
-  return verdict('passed', `The client gave up after ${seconds} on an answer that never came.`, runs)
+  if (run.outcome.ended !== 'limit') return verdict('passed', `The client gave up after ${seconds} on an answer that never came.`, runs)
+  const sent = run.entries.length
+  if (sent > 1) {
+    const retried = `The client's own timeout fired and it sent the request again, ${sent} times in ${seconds}, without surfacing the timeout to its caller.`
+    return verdict(
+      'failed',
+      retried,
+      runs,
+      undefined,
+      'Give the call as a whole a deadline, its retries included, and surface the timeout when it passes.',
+    )
+  }
+  return verdict('failed', `The client was still waiting on its one request after ${seconds}: it never gave up.`, runs)
 }
 
 /** A day after the sunset of `GET /pets/{petId}`. */

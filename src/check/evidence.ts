@@ -31,8 +31,9 @@ export function outcomeText(outcome: TaskOutcome): string {
   return `was still running at the check's limit (${seconds}) and was stopped`
 }
 
-export function verdict(status: CheckStatus, reason: string, evidence: readonly RunEvidence[], header?: string): Verdict {
-  return { status, reason, evidence: evidence.flatMap((run) => linesOf(run, header)) }
+export function verdict(status: CheckStatus, reason: string, evidence: readonly RunEvidence[], header?: string, fix?: string): Verdict {
+  const lines = evidence.flatMap((run) => linesOf(run, header))
+  return fix === undefined ? { status, reason, evidence: lines } : { status, reason, evidence: lines, fix }
 }
 
 /**

@@ -69,6 +69,8 @@ export interface Verdict {
   readonly reason: string
   /** The requests the verdict rests on, one line each: time, method, path, status and the header that set the rule. */
   readonly evidence: readonly string[]
+  /** The fix for what this client did, when the check's own `fix` would point elsewhere (a check failed two ways). */
+  readonly fix?: string
 }
 
 /**
@@ -90,7 +92,7 @@ export interface CheckDefinition {
 }
 
 /** A check's verdict, with what the check says of itself. */
-export interface CheckResult extends Verdict, Pick<CheckDefinition, 'id' | 'level' | 'rule' | 'source' | 'fix'> {
+export interface CheckResult extends Omit<Verdict, 'fix'>, Pick<CheckDefinition, 'id' | 'level' | 'rule' | 'source' | 'fix'> {
   readonly durationMs: number
 }
 

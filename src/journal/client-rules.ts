@@ -96,7 +96,7 @@ const RULES = {
     level: 'required',
     rule: 'When no answer comes, the client gives up within its own timeout (the check waits 40 s for it).',
     source: 'spec "Errors" (the spec promises no answer time; a client must not wait forever)',
-    fix: 'Give every request a timeout (AbortSignal.timeout) and surface it.',
+    fix: 'Give every request a timeout, and surface it to the caller when it passes.',
     judgedBy: ['card'],
   },
   'lifecycle.after-sunset': {
