@@ -2,7 +2,7 @@
  * The Requests table: the session's newest requests, newest first, live; filters by status, path and reason;
  * a click (or Enter) on a row shows its headers and bodies.
  */
-import { field, h, replace, tableOf, timeOfDay } from './dom.js'
+import { type Child, field, h, replace, tableOf, timeOfDay } from './dom.js'
 import { detailsPane } from './request-details.js'
 import type { PanelSource, RequestRow } from './types.js'
 
@@ -29,13 +29,21 @@ function statusMatches(filter: string, status: number): boolean {
   return String(status).startsWith(text)
 }
 
+/**
+ * A path and query as text with a line-break opportunity after each `/`, `?` and `&` (`<wbr>`): a narrow Path column
+ * wraps between segments, never inside a name or a value (styles.ts keeps words whole).
+ */
+function breakable(target: string): Child[] {
+  return target.split(/(?<=[/?&])/).flatMap((segment, index) => (index === 0 ? [segment] : [h('wbr'), segment]))
+}
+
 function rowElement(row: RequestRow, select: (row: RequestRow, tr: HTMLTableRowElement) => void): HTMLTableRowElement {
   const tr = h(
     'tr',
     { class: 'row', tabindex: -1, 'aria-selected': 'false', 'data-seq': row.seq, title: `#${row.seq} at ${row.time}` },
     h('td', {}, timeOfDay(row.time)),
     h('td', {}, row.method),
-    h('td', { class: 'path' }, row.query === '' ? row.path : `${row.path}?${row.query}`),
+    h('td', { class: 'path' }, ...breakable(row.query === '' ? row.path : `${row.path}?${row.query}`)),
     h('td', { class: `num s${String(row.status)[0]}` }, row.status, row.code ? h('span', { class: 'muted' }, ` ${row.code}`) : null),
     h('td', {}, row.plan ?? h('span', { class: 'muted' }, 'no key')),
     h('td', { class: 'num' }, `${row.durationMs.toFixed(1)} ms`),

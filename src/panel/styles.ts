@@ -37,7 +37,7 @@ button.primary { background: var(--accent); border-color: var(--accent); color: 
 table { border-collapse: collapse; width: 100%; font-size: 13px; }
 th, td { text-align: left; padding: 3px 8px; border-bottom: 1px solid var(--line); white-space: nowrap; }
 th { position: sticky; top: 0; background: var(--soft); font-weight: 600; }
-td.path { white-space: normal; word-break: break-all; }
+td.path { white-space: normal; overflow-wrap: normal; word-break: normal; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
 tbody tr.row { cursor: pointer; }
 tbody tr.row:focus-visible { outline-offset: -3px; }

@@ -284,6 +284,26 @@ it('shows API requests live, newest first, filters them, and opens a row with th
   console.log(`Screenshot of the server's control panel: ${SCREENSHOT}`)
 })
 
+it('wraps a long path between its segments in a narrow window, never inside a name or a value', async () => {
+  const session = 'narrow-paths'
+  const page = await openPanel(session, { width: 560, height: 700 })
+  await api('/v1/pets?limit=5&status=available&categoryId=2', { key: 'test-pro', session })
+  const cell = page.getByRole('table', { name: 'Requests' }).locator('tbody tr td.path').first()
+  await expect.poll(() => cell.textContent(), SEEN).toBe('/v1/pets?limit=5&status=available&categoryId=2')
+  // Each text piece of the cell (a segment between `/`, `?` and `&`) lies on one line; the cell as a whole wraps.
+  const lines = await cell.evaluate((td) => {
+    const linesOf = (node: Node) => {
+      const range = document.createRange()
+      range.selectNodeContents(node)
+      return new Set([...range.getClientRects()].map((rect) => Math.round(rect.top))).size
+    }
+    const texts = [...td.childNodes].filter((node) => node.nodeType === Node.TEXT_NODE)
+    return { cell: linesOf(td), pieces: texts.map(linesOf) }
+  })
+  expect(lines.cell).toBeGreaterThan(1)
+  expect(lines.pieces.every((count) => count === 1)).toBe(true)
+})
+
 it('switches the scenario from a select of every scenario, the chaos ones marked, the API following at once', async () => {
   const session = 'qa-scenario'
   const page = await openPanel(session)
