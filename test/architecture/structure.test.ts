@@ -41,6 +41,7 @@ const LAYERS: readonly (readonly string[])[] = [
     'vitest.ts',
     'jest.ts',
     'playwright.ts',
+    'storybook.ts',
     'create-pet-store.ts',
     'matchers.ts',
   ],

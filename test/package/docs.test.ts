@@ -85,3 +85,28 @@ describe('relative links', () => {
     expect(broken('README.md', 'docs/server.md#control-panel')).toBeUndefined()
   })
 })
+
+/**
+ * The blocks a page shows as a file of a project the ecosystem lane runs (docs/storybook.md, docs/nextjs.md): each is
+ * tagged `<!-- test: skip: PATH is this block, byte for byte … -->`, so what a user copies is what the lane ran.
+ */
+const fileBlocks = (file: string): { path: string; block: string }[] =>
+  [
+    ...readFileSync(join(ROOT, file), 'utf8').matchAll(
+      /<!-- test: skip: (\S+) is this block, byte for byte[^\n]*-->\n```\w*\n([\s\S]*?)^```/gm,
+    ),
+  ].map((match) => ({ path: match[1] as string, block: match[2] as string }))
+
+describe('blocks that are files of a tested project', () => {
+  it.each(DOCS)('in %s match their file byte for byte', (file) => {
+    for (const { path, block } of fileBlocks(file)) {
+      expect(existsSync(join(ROOT, path)), `${file}: ${path}`).toBe(true)
+      expect(block, `${file}: ${path}`).toBe(readFileSync(join(ROOT, path), 'utf8'))
+    }
+  })
+
+  it('are found, so the check above checks something', () => {
+    expect(fileBlocks('docs/storybook.md').map((found) => found.path)).toContain('examples/storybook/.storybook/preview.ts')
+    expect(fileBlocks('docs/nextjs.md').length).toBeGreaterThan(2)
+  })
+})
