@@ -7,6 +7,8 @@
  *               runner with `--workers 2 --repeat-each 3`
  *   storybook   examples/storybook/: Storybook (React, Vite) built, each story's state checked in Chromium
  *   nextjs      examples/nextjs/: `next build`, then Playwright with the fixture's sessions against `next start`
+ *   specmatic   examples/specmatic/: Specmatic's contract test of the document the server serves, with its named
+ *               examples only (no example files of its own), against that server
  *
  * Each example is copied into a temporary folder, gets `npm install <the packed tarball>` (its package.json's caret
  * ranges: the versions a user gets today, no lock file) and runs its own `npm test`, on Node 24 (today's, from the npm
@@ -27,7 +29,7 @@ import { fileURLToPath } from 'node:url'
 import { parseArgs } from 'node:util'
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), '..')
-const TOOLS = ['playwright', 'storybook', 'nextjs']
+const TOOLS = ['playwright', 'storybook', 'nextjs', 'specmatic']
 const NODE_MAJOR = '24'
 const { values } = parseArgs({ options: { only: { type: 'string' }, keep: { type: 'boolean', default: false } } })
 const chosen = values.only ? values.only.split(',') : TOOLS

@@ -5,10 +5,14 @@
  * (docs/spec-decisions.md row 52). `default` describes only answers that are no operation's: another path or method
  * (404, 405), the mock's control headers.
  *
- * Every parameter, request body and response has an `example` (Dredd needs one per required path parameter), from the
- * zod schemas' `.meta({ examples })`: test/in-process/openapi-examples.test.ts validates them and sends them to the mock.
+ * Every parameter, request body and response has an example, from the zod schemas' `.meta({ examples })`:
+ * test/in-process/openapi-examples.test.ts validates them and sends them to the mock. An operation's request examples
+ * and its success response's are named alike (`examples: { LIST_PETS: { value } }`): Specmatic reads only named
+ * examples and pairs a request with the response of the same name, so its contract test needs no example files of its
+ * own. The Error responses, which no request example provokes, keep the singular `example`.
  */
 import { z } from 'zod'
+import { headerComponents } from './openapi-headers.js'
 import { ErrorSchema, NewPetSchema, PetSchema, PetStatusSchema, PetsSchema } from './schemas.js'
 import { API_VERSION, DEFAULT_MAX_NAME_LENGTH, OPERATIONS, type OperationId, PAGE_SIZE, SUNSET } from './spec.js'
 
@@ -73,13 +77,15 @@ const DEPRECATION_HEADERS = {
   Sunset: ref('headers', 'Sunset'),
   Link: ref('headers', 'Link'),
 }
-const json = (schema: Component, example = exampleOf(COMPONENTS[schema])) => ({
-  'application/json': { schema: ref('schemas', schema), example },
+/** An example under a name (`examples: { NAME: { value } }`), the form Specmatic reads; the name pairs a request with its answer. */
+const named = (name: string, value: unknown) => ({ examples: { [name]: { value } } })
+const json = (schema: Component, example = exampleOf(COMPONENTS[schema]), name?: string) => ({
+  'application/json': { schema: ref('schemas', schema), ...(name === undefined ? { example } : named(name, example)) },
 })
 
-/** A success response, with the caller's `X-RateLimit-*` headers. */
-function success(description: string, schema: Component, headers: Json = {}): Json {
-  return { description, headers: { ...RATE_HEADERS, ...headers }, content: json(schema) }
+/** A success response, with the caller's `X-RateLimit-*` headers; its example named as the request's that gets it. */
+function success(description: string, schema: Component, name: string, headers: Json = {}): Json {
+  return { description, headers: { ...RATE_HEADERS, ...headers }, content: json(schema, undefined, name) }
 }
 
 /** An Error response, once its status is known: its example carries that status, as the mock's answer does. */
@@ -159,15 +165,23 @@ function responses(own: Record<string, Json | ErrorResponse>, deprecated = false
 
 function listPetsDocs(): Json {
   const { limit, status } = requestExamples()
-  const page = { type: 'integer', minimum: PAGE_SIZE.min, maximum: PAGE_SIZE.max, default: PAGE_SIZE.default, examples: [limit] }
+  // `example` beside `examples`: Dredd's OpenAPI parser reads a parameter's example only from its schema's `example`.
+  const page = {
+    type: 'integer',
+    minimum: PAGE_SIZE.min,
+    maximum: PAGE_SIZE.max,
+    default: PAGE_SIZE.default,
+    examples: [limit],
+    example: limit,
+  }
   return {
     summary: 'List animals, optionally filtered by status and limited in page size',
     parameters: [
-      { name: 'limit', in: 'query', required: false, example: limit, schema: page },
-      { name: 'status', in: 'query', required: false, example: status, schema: ref('schemas', 'PetStatus') },
+      { name: 'limit', in: 'query', required: false, ...named('LIST_PETS', limit), schema: page },
+      { name: 'status', in: 'query', required: false, ...named('LIST_PETS', status), schema: ref('schemas', 'PetStatus') },
     ],
     responses: responses({
-      '200': success('Success', 'Pets'),
+      '200': success('Success', 'Pets', 'LIST_PETS'),
       '400': error(
         'invalid_query_parameter',
         `a limit outside ${PAGE_SIZE.min}..${PAGE_SIZE.max} or not an integer, an unknown status, or either repeated (not with queryValidation: 'lenient')`,
@@ -179,9 +193,9 @@ function listPetsDocs(): Json {
 function createPetDocs(): Json {
   return {
     summary: 'Add an animal',
-    requestBody: { required: true, content: json('NewPet') },
+    requestBody: { required: true, content: json('NewPet', undefined, 'CREATE_PET') },
     responses: responses({
-      '201': success('Animal added; id is assigned by the service', 'Pet', { Location: ref('headers', 'Location') }),
+      '201': success('Animal added; id is assigned by the service', 'Pet', 'CREATE_PET', { Location: ref('headers', 'Location') }),
       '400': error(
         'invalid_body',
         'body missing required fields or with invalid values, every problem listed (also no body, or not UTF-8); or invalid_json, or ' +
@@ -200,11 +214,17 @@ function getPetDocs(): Json {
     summary: 'Fetch one animal by its identifier',
     description: `Deprecated: to be removed on ${sunset}. Use GET /pets with the status filter.`,
     parameters: [
-      { name: 'petId', in: 'path', required: true, example: petId, schema: { type: 'integer', format: 'int64', examples: [petId] } },
+      {
+        name: 'petId',
+        in: 'path',
+        required: true,
+        ...named('GET_PET', petId),
+        schema: { type: 'integer', format: 'int64', examples: [petId], example: petId },
+      },
     ],
     responses: responses(
       {
-        '200': success('Animal found', 'Pet'),
+        '200': success('Animal found', 'Pet', 'GET_PET'),
         '404': error('pet_not_found', 'no pet has this id, or it is not an int64'),
         '410': error('gone', `the operation was removed on ${sunset} (on the store's clock); use GET /pets with the status filter`),
       },
@@ -239,34 +259,6 @@ function paths(): Json {
     }
   }
   return out
-}
-
-function headerComponents(): Json {
-  const integer = { schema: { type: 'integer' } }
-  return {
-    'X-RateLimit-Limit': { description: 'The limit currently applying (integer)', ...integer },
-    'X-RateLimit-Remaining': { description: 'Requests remaining in the current window (integer)', ...integer },
-    'X-RateLimit-Reset': { description: 'Unix timestamp at which the limit resets', ...integer },
-    'Retry-After': {
-      description: 'Seconds to wait before retrying (an HTTP-date with the option rateLimit.retryAfterFormat: http-date)',
-      required: true,
-      schema: {
-        anyOf: [
-          { type: 'integer', minimum: 1 },
-          { type: 'string', description: 'An HTTP-date (RFC 9110)' },
-        ],
-      },
-    },
-    'WWW-Authenticate': { description: 'Always "Bearer"', required: true, schema: { type: 'string', const: 'Bearer' } },
-    Location: { description: 'Path of the new animal', required: true, schema: { type: 'string' } },
-    Deprecation: { description: 'RFC 9745: when the operation was deprecated', required: true, schema: { type: 'string' } },
-    Sunset: {
-      description: 'RFC 8594: when the operation is removed',
-      required: true,
-      schema: { type: 'string', const: new Date(SUNSET).toUTCString() },
-    },
-    Link: { description: 'The replacement operation (rel="successor-version")', required: true, schema: { type: 'string' } },
-  }
 }
 
 /**

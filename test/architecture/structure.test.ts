@@ -19,7 +19,7 @@ const MAX_FUNCTION_LINES = 80
  * `snapshot.ts` are facts of src/ like the spec's, but read the core's types and its lossless JSON, so they sit above it.
  */
 const LAYERS: readonly (readonly string[])[] = [
-  ['spec.ts', 'schemas.ts', 'wire.ts', 'clock.ts', 'openapi.ts'],
+  ['spec.ts', 'schemas.ts', 'wire.ts', 'clock.ts', 'openapi.ts', 'openapi-headers.ts'],
   ['core/'],
   ['store/', 'journal/', 'scenarios/', 'keys.ts', 'snapshot.ts', 'snapshot-slices.ts'],
   ['handlers/'],

@@ -1,7 +1,8 @@
 /**
  * Every parameter, request body and response of the OpenAPI document has an example that validates against its
  * schema, so Dredd (which needs an example for each required path parameter), Specmatic and Portman run against the
- * document unedited (docs/api.md). The request examples are sent to the default world (seed 1, 50 pets) and answer
+ * document unedited (docs/api.md). An operation's request examples are named after the success response they get
+ * (`examples: { LIST_PETS: { value } }`), the one form Specmatic reads: it pairs them by name. The request examples are sent to the default world (seed 1, 50 pets) and answer
  * the response examples, so a tool sending them gets a 2xx, not a 404 for an id the mock never had.
  */
 import { describe, expect, it } from 'vitest'
@@ -16,10 +17,22 @@ const AUTH = { Authorization: 'Bearer test-pro' }
 
 interface Operation {
   where: string
-  parameters?: { name: string; in: string; example?: unknown; schema: Json }[]
+  parameters?: ({ name: string; in: string; schema: Json } & Examples)[]
   requestBody?: { content: Record<string, Json> }
   responses: Record<string, { content?: Record<string, Json> }>
 }
+
+/** An example, singular (`example`) or named (`examples: { NAME: { value } }`, one name), as OpenAPI allows either. */
+interface Examples {
+  example?: unknown
+  examples?: Record<string, { value: unknown }>
+}
+const hasExample = (holder: Examples): boolean => 'example' in holder || Object.keys(holder.examples ?? {}).length === 1
+const exampleIn = (holder: Examples | undefined): unknown => holder?.example ?? Object.values(holder?.examples ?? {})[0]?.value
+/** The names of the named examples of an operation's parameters, request body and responses of `status`. */
+const namesIn = (holders: (Examples | undefined)[]): string[] => [
+  ...new Set(holders.flatMap((holder) => Object.keys(holder?.examples ?? {}))),
+]
 
 function operations(document: Json): Operation[] {
   return Object.entries(document.paths as Record<string, Record<string, Json>>).flatMap(([path, item]) =>
@@ -34,7 +47,7 @@ function operations(document: Json): Operation[] {
 function contentProblems(content: Record<string, Json> | undefined, where: string): string[] {
   if (content === undefined) return [`${where} has no content`]
   return Object.entries(content).flatMap(([type, media]) =>
-    'example' in media ? schemaProblems(media.schema as Json, media.example, `${where} ${type}`) : [`${where} ${type} has no example`],
+    hasExample(media) ? schemaProblems(media.schema as Json, exampleIn(media), `${where} ${type}`) : [`${where} ${type} has no example`],
   )
 }
 
@@ -51,7 +64,7 @@ function exampleProblems(document: Json): string[] {
   return operations(document).flatMap((operation) => [
     ...(operation.parameters ?? []).flatMap((parameter) => {
       const where = `${operation.where} parameter ${parameter.name}`
-      return 'example' in parameter ? schemaProblems(parameter.schema, parameter.example, where) : [`${where} has no example`]
+      return hasExample(parameter) ? schemaProblems(parameter.schema, exampleIn(parameter), where) : [`${where} has no example`]
     }),
     ...(operation.requestBody ? contentProblems(operation.requestBody.content, `${operation.where} request body`) : []),
     ...Object.entries(operation.responses).flatMap(([status, response]) => {
@@ -70,8 +83,8 @@ function operation(id: string): Operation {
   return found
 }
 
-const exampleOf = (id: string, parameter: string) => operation(id).parameters?.find((candidate) => candidate.name === parameter)?.example
-const bodyExample = (id: string, status: string) => operation(id).responses[status]?.content?.['application/json']?.example
+const exampleOf = (id: string, parameter: string) => exampleIn(operation(id).parameters?.find((candidate) => candidate.name === parameter))
+const bodyExample = (id: string, status: string) => exampleIn(operation(id).responses[status]?.content?.['application/json'])
 
 describe('the examples of the OpenAPI document', () => {
   it('are on every parameter, request body and response, each valid against its schema', () => {
@@ -95,11 +108,11 @@ describe('the examples of the OpenAPI document', () => {
   it('are what the walk misses when one is taken away or does not validate', () => {
     const document = openApiDocument() as { paths: Record<string, Record<string, Operation>> }
     const getPet = document.paths['/pets/{petId}']?.get as Operation
-    delete getPet.parameters?.[0]?.example
+    delete getPet.parameters?.[0]?.examples
     const listPets = document.paths['/pets']?.get as Operation
     const error = listPets.responses['400']?.content?.['application/json'] as { example: { status: number } }
     error.example = { ...error.example, status: 410 }
-    delete listPets.responses['200']?.content?.['application/json']?.example
+    delete listPets.responses['200']?.content?.['application/json']?.examples
     expect(exampleProblems(document)).toEqual([
       'GET /pets 200 application/json has no example',
       'GET /pets 400: the example says status 410, the response is 400',
@@ -121,9 +134,25 @@ describe('the examples of the OpenAPI document', () => {
     expect(listed.status).toBe(200)
     expect(await listed.json()).toEqual(bodyExample('listPets', '200'))
 
-    const body = JSON.stringify(operation('createPet').requestBody?.content['application/json']?.example)
+    const body = JSON.stringify(exampleIn(operation('createPet').requestBody?.content['application/json']))
     const created = await petStore.fetch(`${BASE}/pets`, { method: 'POST', headers: { ...AUTH, 'content-type': 'application/json' }, body })
     expect(created.status).toBe(201)
     expectConformsToOpenApi('createPet', created, await created.text())
+  })
+
+  it("are named alike on each operation's request and its success response, so Specmatic pairs them", () => {
+    const pairs = Object.fromEntries(
+      ['listPets', 'createPet', 'getPet'].map((id) => {
+        const { parameters = [], requestBody, responses } = operation(id)
+        const success = Object.keys(responses).find((status) => status.startsWith('2')) ?? ''
+        const request = namesIn([...parameters, requestBody?.content['application/json']])
+        return [id, { request, response: namesIn([responses[success]?.content?.['application/json']]) }]
+      }),
+    )
+    expect(pairs).toEqual({
+      listPets: { request: ['LIST_PETS'], response: ['LIST_PETS'] },
+      createPet: { request: ['CREATE_PET'], response: ['CREATE_PET'] },
+      getPet: { request: ['GET_PET'], response: ['GET_PET'] },
+    })
   })
 })

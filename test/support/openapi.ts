@@ -23,6 +23,8 @@ const ajv = new Ajv2020({ allErrors: true, strict: true })
 // The document's top-level sections are not JSON Schema keywords; declaring them lets ajv hold the
 // whole document as one schema, so every `#/components/...` reference resolves as written.
 for (const keyword of ['openapi', 'info', 'servers', 'security', 'paths', 'components']) ajv.addKeyword(keyword)
+// `example` is a keyword of OpenAPI 3.1's schema dialect (deprecated there, read by Dredd), not of JSON Schema's.
+ajv.addKeyword('example')
 // Bodies are parsed with JSON.parse, which rounds int64 values beyond 2^53: only integrality is
 // checked here. Exactness of int64 is asserted on the raw text by the conformance suite.
 ajv.addFormat('int64', { type: 'number', validate: Number.isInteger })
