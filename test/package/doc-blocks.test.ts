@@ -37,10 +37,12 @@
  * must pin the mock's clock, or it crosses a minute turn and fails. The one exception is a block that runs newman
  * (runShell says why).
  *
- * `npm test` runs the shell blocks in one lane: PETSTORE_DOCS_SHELL=skip (set by scripts/test.mjs for the oldest lane)
- * leaves them to the Node 24 lane, today's Node, msw and vitest, which a user following the docs installs. They drive
- * the server from its command line, whose code is the same on both Nodes (test/cli runs it on the oldest); the blocks
- * whose outcome depends on the peers (vitest, Jest, node:test, programs, types) run in both (decisions/019).
+ * `npm test` runs two kinds of block in one lane: PETSTORE_DOCS_SHARED=skip (set by scripts/test.mjs for the oldest
+ * lane) leaves them to the Node 24 lane, today's Node, msw and vitest, which a user following the docs installs. The
+ * shell blocks drive the server from its command line, whose code is the same on both Nodes (test/http's conformance
+ * suite runs the server on the oldest); the ts-jest block runs on the same ts-jest, TypeScript and Jest in both lanes
+ * (the plain Jest block, which runs in both, covers Jest on the oldest Node). The blocks whose outcome depends on the
+ * lane's peers (vitest, msw, node:test, programs, types) run in both (decisions/027).
  *
  * Servers and requests on 127.0.0.1 only (the installs use the npm registry, as a user's do); bounded requests (the
  * docs' own loops: 61 requests at most); every process is stopped by its process group's id.
@@ -127,8 +129,10 @@ const slug = (block: Block) =>
     .replace(/\.md$/, '')
     .toLowerCase()}-${block.line}`
 
-/** The shell blocks run in the Node 24 lane of `npm test` only (the header says why). */
-const SHELL_IN_OTHER_LANE = process.env['PETSTORE_DOCS_SHELL'] === 'skip'
+/** The shell blocks and the ts-jest block run in the Node 24 lane of `npm test` only (the header says why). */
+const SHARED_IN_OTHER_LANE = process.env['PETSTORE_DOCS_SHARED'] === 'skip'
+const sharedByLanes = ({ kind, arg }: Pick<NonNullable<Block['tag']>, 'kind' | 'arg'>): boolean =>
+  kind === 'sh' || (kind === 'jest' && arg === 'ts-jest')
 let consumer: Consumer
 let project = ''
 /** The environment of every process a block starts: the fast wall clock preloaded (the header says why). */
@@ -546,8 +550,8 @@ for (const page of PAGES) {
     for (const block of blocks) {
       const { kind, arg } = block.tag as NonNullable<Block['tag']>
       if (kind === 'skip') it.skip(`${where(block)} ${block.lang}: ${arg}`, () => {})
-      else if (kind === 'sh' && SHELL_IN_OTHER_LANE)
-        it.skip(`${where(block)} sh: run in the Node 24 lane (PETSTORE_DOCS_SHELL=skip)`, () => {})
+      else if (SHARED_IN_OTHER_LANE && sharedByLanes({ kind, arg }))
+        it.skip(`${where(block)} ${kind}: run in the Node 24 lane (PETSTORE_DOCS_SHARED=skip)`, () => {})
       else if (kind !== 'vitest-browser') it(`${where(block)} ${kind}${arg ? ` ${arg}` : ''}`, () => RUNNERS[kind](block))
     }
   })
