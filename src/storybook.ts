@@ -62,7 +62,11 @@ export function petStoreLoader(
     if (advance !== undefined) petStore.clock.advance(advanceMs(advance))
     // The seeded pets load in the background: a story's render or play function that reads `petStore.pets` sees them all.
     await petStore.ready()
-    worker ??= startPetStoreWorker({ exposeOnWindow: false, ...(start ? { start } : {}) })
+    // A start that failed (the worker script not served yet) is tried again by the next story, not kept.
+    worker ??= startPetStoreWorker({ exposeOnWindow: false, ...(start ? { start } : {}) }).catch((error: unknown) => {
+      worker = undefined
+      throw error
+    })
     ;(await worker).worker.resetHandlers(...petStore.handlers)
     // For the console, as with startPetStoreWorker: the story's world.
     if (typeof window !== 'undefined') (window as unknown as { petStore: PetStore }).petStore = petStore

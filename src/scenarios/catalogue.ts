@@ -61,6 +61,8 @@ export function unknownScenarioMessage(name: string, known: readonly string[]): 
 /** A catalogue: the shipped scenarios plus the user's, which add to or override them by name. */
 export interface ScenarioCatalogue {
   names(): string[]
+  /** The names the user's scenarios define (theirs, or a shipped one they override): the ones a start must check. */
+  ownNames(): string[]
   /** The checked scenario, or throws a TypeError naming the known ones. */
   get(name: string): Scenario
   has(name: string): boolean
@@ -68,6 +70,7 @@ export interface ScenarioCatalogue {
 
 export function createScenarioCatalogue(extra: readonly (Scenario | { scenario: unknown; source: string })[] = []): ScenarioCatalogue {
   const raw = new Map<string, { value: unknown; source: string }>()
+  const own = new Set<string>()
   for (const [name, value] of Object.entries(BUILT_IN_SCENARIOS)) raw.set(name, { value, source: `scenarios/${name}.json` })
   for (const item of extra) {
     const entry =
@@ -77,10 +80,12 @@ export function createScenarioCatalogue(extra: readonly (Scenario | { scenario: 
     const name = (entry.value as { name?: unknown })?.name
     if (typeof name !== 'string') parseScenario(entry.value, entry.source)
     raw.set(name as string, entry)
+    own.add(name as string)
   }
   const checked = new Map<string, Scenario>()
   return {
     names: () => [...raw.keys()],
+    ownNames: () => [...own],
     has: (name) => raw.has(name),
     get(name) {
       const cached = checked.get(name)
