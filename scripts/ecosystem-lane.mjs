@@ -22,7 +22,19 @@
  * The tarball is .tmp/pack/'s (what `npm test` packed), or PETSTORE_TARBALL; without one, the build is packed first.
  */
 import { execFileSync, spawn } from 'node:child_process'
-import { cpSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs'
+import {
+  closeSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs'
 import { tmpdir } from 'node:os'
 import { delimiter, dirname, join, resolve } from 'node:path'
 import { fileURLToPath } from 'node:url'
@@ -69,6 +81,7 @@ function run(command, args, { cwd, env, logFile }) {
   return new Promise((done) => {
     const out = openSync(logFile, 'a')
     const child = spawn(command, args, { cwd, env, stdio: ['ignore', out, out], detached: true })
+    closeSync(out)
     running.add(child)
     child.once('error', (error) => {
       writeFileSync(logFile, `${command} did not start: ${error.message}\n`, { flag: 'a' })

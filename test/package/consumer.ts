@@ -4,7 +4,6 @@
  * setup, ./consumer-setup.ts); each test file that needs it works in a copy (`copyConsumer`).
  */
 import { execFile } from 'node:child_process'
-import { readFileSync } from 'node:fs'
 import { cp, mkdir, mkdtemp, readFile, rename, writeFile } from 'node:fs/promises'
 import { tmpdir } from 'node:os'
 import { basename, join } from 'node:path'
@@ -230,9 +229,3 @@ export async function copyConsumer(prefix: string): Promise<Consumer> {
 export const NODE_MAJOR = Number(process.versions.node.split('.')[0])
 /** The Playwright of the browser-mode project (vitest-browser.test.ts), any current one: it drives the machine's Chromium. */
 const PLAYWRIGHT_VERSION = '^1.50.0'
-
-/** The major version of the msw installed in a project. */
-export function mswMajor(project: string): number {
-  const { version } = JSON.parse(readFileSync(join(project, 'node_modules', 'msw', 'package.json'), 'utf8')) as { version: string }
-  return Number(version.split('.')[0])
-}
