@@ -4,18 +4,19 @@
  *
  *   1. set-up     Chromium, redis-server and xmllint from Debian when missing, in one apt-get call
  *                 (scripts/ensure-debian.mjs)
- *   2. build      one `tsc -p tsconfig.build.json` into dist/, beside `tsc` type-checking src/, test/ and the examples
- *                 (TypeScript 7's compiler, decisions/026),
- *                 and `biome check`
- *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; arethetypeswrong and publint read it, and
- *                 the `package` vitest project installs the same tarball (PETSTORE_TARBALL), so nothing builds twice
+ *   2. build      one `tsc -p tsconfig.build.json` into dist/ (TypeScript 7's compiler, decisions/026), beside
+ *                 `biome check`
+ *   3. package    one `npm pack --ignore-scripts` of that build into .tmp/; the `package` vitest project installs the
+ *                 same tarball (PETSTORE_TARBALL), so nothing builds twice
+ *      checks     beside the lanes below (their output in .tmp/, printed after): `tsc` type-checking src/, test/ and
+ *                 the examples, arethetypeswrong and publint on the tarball
  *   4. today's    scripts/msw3-lane.mjs --all: every vitest project on Node 24, msw 3 and vitest 5, the tools users
  *      lane       arrive with (decisions/019); and beside it
  *      oldest     the machine's Node (20) with the repository's msw 2.12 and vitest 4, the oldest we support, on what a
  *      lane       user of those meets (scripts/lanes.mjs): the conformance suite in the Node hosts, msw 2's worker in
  *                 Chromium, the tarball installed and run, the docs' code blocks, the example suite
  *
- * It stops at the first failing step, and always ends with a table of each step's and each vitest project's time.
+ * It stops after the first stage that fails (the checks and the two lanes are one), and always ends with a table of each step's and each vitest project's time.
  *
  *   npm test
  *   npm test -- --skip-lane       # steps 1-3, then every project on the machine's Node only
@@ -109,7 +110,6 @@ async function main() {
         // By path: node_modules/.bin/tsc is claimed by both TypeScripts (decisions/026).
         args: [join(ROOT, 'node_modules', 'typescript-native', 'bin', 'tsc'), '-p', 'tsconfig.build.json'],
       },
-      { label: 'type-check: tsc src, test, bench, examples', command: 'npm', args: ['run', '--silent', 'typecheck'] },
       { label: 'lint: biome check', command: bin('biome'), args: ['check', '.'] },
     ]))
   )
@@ -129,13 +129,14 @@ async function main() {
   )
     return false
   const tarball = join(PACK_DIR, readdirSync(PACK_DIR).find((name) => name.endsWith('.tgz')) ?? '')
-  if (
-    !(await stage([
-      { label: 'arethetypeswrong (esm-only) on the tarball', command: bin('attw'), args: [tarball, '--profile', 'esm-only'] },
-      { label: 'publint --strict', command: bin('publint'), args: ['--strict'] },
-    ]))
-  )
-    return false
+  // The checks that read the build and the tarball without running them run beside the lanes, their output in files
+  // printed after: before the lanes, their 15 s were the run's first, with a core idle (a type error in src/ already
+  // fails the build above).
+  const checks = [
+    { label: 'type-check: tsc src, test, bench, examples', command: 'npm', args: ['run', '--silent', 'typecheck'], log: 'typecheck' },
+    { label: 'arethetypeswrong (esm-only) on the tarball', command: bin('attw'), args: [tarball, '--profile', 'esm-only'], log: 'attw' },
+    { label: 'publint --strict', command: bin('publint'), args: ['--strict'], log: 'publint' },
+  ].map((check) => ({ ...check, log: join(ROOT, '.tmp', `${check.log}.log`) }))
 
   const env = { PETSTORE_TARBALL: tarball }
   rmSync(VITEST_REPORT, { force: true })
@@ -166,7 +167,11 @@ async function main() {
     const lane = ['scripts/msw3-lane.mjs', '--node', '24', '--all']
     steps.push({ label: "today's lane: Node 24 + msw 3 + vitest 5, every project", command: node, args: lane, env, log: laneLog })
   }
-  const ok = await stage(steps)
+  const ok = await stage([...checks, ...steps])
+  for (const { label, log: file } of checks) {
+    const text = existsSync(file) ? readFileSync(file, 'utf8').trim() : ''
+    if (text !== '') log(`${label}, its output:\n${text}`)
+  }
   if (!skipLane && existsSync(laneLog)) {
     log(`today's lane (Node 24 + msw 3 + vitest 5), its output (${laneLog}):`)
     process.stdout.write(readFileSync(laneLog, 'utf8'))
