@@ -50,7 +50,7 @@ function journalMirror(link: RedisLink, keys: SessionKeys, session: string) {
   }
   return (_seq: number, summarize: () => unknown) => {
     batch.push(summarize())
-    timer ??= setTimeout(flush, 50)
+    if (timer === undefined) timer = setTimeout(flush, 50)
   }
 }
 

@@ -8,7 +8,6 @@
 import type { Clock } from '../../clock.js'
 import { parseJson, serializePet } from '../../core/json.js'
 import {
-  countRequest,
   createRateHeaders,
   decisionOf,
   type KeyCounters,
