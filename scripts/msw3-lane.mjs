@@ -210,7 +210,7 @@ async function main() {
   step(`copy, ${prepared} (msw ${mswVersion}, vitest ${vitestVersion})`, true, since)
   log(`Node ${nodeVersion}, msw ${mswVersion}, vitest ${vitestVersion}`)
 
-  // The type-check runs beside vitest rather than before it: its seconds were the lane's first, with a core idle.
+  // The type-check runs beside vitest rather than before it, where it held the lane's first file back by its whole time.
   const typeCheckSince = Date.now()
   log('type-checking src/ against msw 3, beside vitest')
   const typeCheck = run(node, [join(copy, 'node_modules', 'typescript-native', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--noEmit'], {

@@ -130,8 +130,8 @@ async function main() {
     return false
   const tarball = join(PACK_DIR, readdirSync(PACK_DIR).find((name) => name.endsWith('.tgz')) ?? '')
   // The checks that read the build and the tarball without running them run beside the lanes, their output in files
-  // printed after: before the lanes, their 15 s were the run's first, with a core idle (a type error in src/ already
-  // fails the build above).
+  // printed after: before the lanes, they held both lanes back by their whole time, the type-check's most (a type error
+  // in src/ already fails the build above: tsc exits 2).
   const checks = [
     { label: 'type-check: tsc src, test, bench, examples', command: 'npm', args: ['run', '--silent', 'typecheck'], log: 'typecheck' },
     { label: 'arethetypeswrong (esm-only) on the tarball', command: bin('attw'), args: [tarball, '--profile', 'esm-only'], log: 'attw' },
