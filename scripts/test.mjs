@@ -16,7 +16,8 @@
  *      lane       user of those meets (scripts/lanes.mjs): the conformance suite in the Node hosts, msw 2's worker in
  *                 Chromium, the tarball installed and run, the docs' code blocks, the example suite
  *
- * It stops after the first stage that fails (the checks and the two lanes are one), and always ends with a table of each step's and each vitest project's time.
+ * It stops after the first stage that fails (the checks and the two lanes are one), and always ends with a table of
+ * each step's and each vitest project's time.
  *
  *   npm test
  *   npm test -- --skip-lane       # steps 1-3, then every project on the machine's Node only
