@@ -2,8 +2,9 @@
  * Every parameter, request body and response of the OpenAPI document has an example that validates against its
  * schema, so Dredd (which needs an example for each required path parameter), Specmatic and Portman run against the
  * document unedited (docs/api.md). An operation's request examples are named after the success response they get
- * (`examples: { LIST_PETS: { value } }`), the one form Specmatic reads: it pairs them by name. The request examples are sent to the default world (seed 1, 50 pets) and answer
- * the response examples, so a tool sending them gets a 2xx, not a 404 for an id the mock never had.
+ * (`examples: { LIST_PETS: { value } }`), the one form Specmatic reads: it pairs them by name. The request examples are
+ * sent to the default world (seed 1, 50 pets) and answer the response examples, so a tool sending them gets a 2xx,
+ * not a 404 for an id the mock never had.
  */
 import { describe, expect, it } from 'vitest'
 import { ERRORS } from '../../src/core/errors.js'
@@ -29,7 +30,7 @@ interface Examples {
 }
 const hasExample = (holder: Examples): boolean => 'example' in holder || Object.keys(holder.examples ?? {}).length === 1
 const exampleIn = (holder: Examples | undefined): unknown => holder?.example ?? Object.values(holder?.examples ?? {})[0]?.value
-/** The names of the named examples of an operation's parameters, request body and responses of `status`. */
+/** The names of the named examples these holders carry (parameters, request bodies, responses), each once. */
 const namesIn = (holders: (Examples | undefined)[]): string[] => [
   ...new Set(holders.flatMap((holder) => Object.keys(holder?.examples ?? {}))),
 ]
