@@ -1,6 +1,8 @@
 /**
  * This build of the standalone server against another checkout's build, measured round by round in one run
- * (A B A B …), so the machine's drift falls on both alike: the before/after figures of a refactoring.
+ * (A B, then B A, …), so the machine's drift falls on both alike: the before/after figures of a refactoring. Which
+ * build goes first turns each round: on a shared machine the one measured first in every pair can be favoured or
+ * penalised throughout (swap --this and --baseline to see it), and turning the order gives both builds each place.
  *
  *   git worktree add /tmp/before <commit> && (cd /tmp/before && npm ci && npm run build)
  *   npm run bench -- --only=builds --baseline=/tmp/before
@@ -11,7 +13,8 @@ import { BENCH_KEY, median, quick, ROOT, startMock, table, waitFor, wrk } from '
 
 const PETS = 10_000
 const SECONDS = quick ? 2 : 5
-const ROUNDS = quick ? 2 : 5
+/** Even, so each build goes first in as many rounds as the other. */
+const ROUNDS = quick ? 2 : 6
 const auth = { Authorization: `Bearer ${BENCH_KEY}` }
 const ops = [
   { name: 'GET /v1/pets?limit=20', path: '/v1/pets?limit=20' },
@@ -27,7 +30,7 @@ export async function benchBuilds(): Promise<{ lines: string[]; ok: boolean }> {
     return { lines: [], ok: true }
   }
   console.log(
-    `\n# ${current} against ${baseline} (${PETS.toLocaleString('en-US')} pets, ${ROUNDS} rounds of ${SECONDS} s each, alternating)`,
+    `\n# ${current} against ${baseline} (${PETS.toLocaleString('en-US')} pets, ${ROUNDS} rounds of ${SECONDS} s each, which goes first alternating)`,
   )
   const servers = [
     { name: 'this build', proc: startMock(4220, ['--pets', String(PETS)], current), port: 4220 },
@@ -45,11 +48,12 @@ export async function benchBuilds(): Promise<{ lines: string[]; ok: boolean }> {
       for (const server of servers) await wrk(`http://127.0.0.1:${server.port}${op.path}`, 1, options)
       for (let round = 0; round < ROUNDS; round++) {
         const pair: number[] = []
-        for (const [i, server] of servers.entries()) {
+        for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
+          const server = servers[i] as (typeof servers)[0]
           const r = await wrk(`http://127.0.0.1:${server.port}${op.path}`, SECONDS, options)
           results[i]?.rps.push(r.rps)
           results[i]?.p99.push(r.p99)
-          pair.push(r.rps)
+          pair[i] = r.rps
         }
         results[0]?.ratio.push((pair[0] as number) / (pair[1] as number))
       }
