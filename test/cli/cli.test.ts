@@ -118,6 +118,17 @@ describe('start-up', () => {
     expect(banner).toContain(`${cli.url}/__mock`)
   })
 
+  it('serves with node:http alone: no fetch implementation (undici) loaded by its start', async () => {
+    // Node 22 and later load undici for an ES import of node:http (src/server/http-server.ts says why it matters).
+    const probe = "process.on('exit', () => process.stderr.write('undici: ' + process.moduleLoadList.some((m) => m.includes('undici'))))"
+    const preload = ['--import', `data:text/javascript,${encodeURIComponent(probe)}`]
+    const cli = await startCli(['--port', '0', '--log', 'silent'], {}, [process.execPath, ...preload])
+    expect((await fetch(`${cli.url}/v1/pets/1`, { headers: auth('test-pro') })).status).toBe(200)
+    cli.child.kill('SIGTERM')
+    await cli.exited
+    expect(cli.stderr()).toContain('undici: false')
+  })
+
   it("names the clock's state and speed, and how to run a frozen one", async () => {
     const real = await startCli(['--port', '0', '--log', 'silent'])
     expect(real.stdout()).toMatch(/^ {2}Clock: real time\.$/m)
