@@ -248,7 +248,7 @@ describe('the checker itself', () => {
   })
 
   it('sees packages', () => {
-    expect(byFile.get('server/http-server.ts')?.packages).toContain('node:http')
+    expect(byFile.get('server/node-host.ts')?.packages).toContain('node:buffer')
   })
 
   it('sees functions', () => {
