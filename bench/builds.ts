@@ -37,20 +37,31 @@ export async function benchBuilds(): Promise<{ lines: string[]; ok: boolean }> {
     { name: 'baseline', proc: startMock(4221, ['--pets', String(PETS)], baseline), port: 4221 },
   ]
   const rows: (string | number)[][] = [
-    ['operation', 'this build req/s', 'baseline req/s', 'ratio (>= 0.95)', 'p99 ms this / baseline', 'verdict'],
+    [
+      'operation',
+      'this build req/s',
+      'baseline req/s',
+      'ratio (>= 0.95)',
+      'p99 ms this / baseline',
+      'server CPU µs/request this / baseline',
+      'verdict',
+    ],
   ]
   let ok = true
   try {
     for (const server of servers) await waitFor(`http://127.0.0.1:${server.port}/v1/pets?limit=1`, { headers: auth })
     for (const op of ops) {
       const options = { headers: auth, ...('script' in op ? { script: op.script } : {}) }
-      const results = servers.map(() => ({ rps: [] as number[], p99: [] as number[], ratio: [] as number[] }))
+      const results = servers.map(() => ({ rps: [] as number[], p99: [] as number[], cpu: [] as number[], ratio: [] as number[] }))
       for (const server of servers) await wrk(`http://127.0.0.1:${server.port}${op.path}`, 1, options)
       for (let round = 0; round < ROUNDS; round++) {
         const pair: number[] = []
         for (const i of round % 2 === 0 ? [0, 1] : [1, 0]) {
           const server = servers[i] as (typeof servers)[0]
+          const cpuBefore = server.proc.cpuMs()
           const r = await wrk(`http://127.0.0.1:${server.port}${op.path}`, SECONDS, options)
+          // The server's own CPU per answer: what its code costs, where req/s also holds the load generator's share.
+          results[i]?.cpu.push(((server.proc.cpuMs() - cpuBefore) * 1000) / Math.max(1, r.requests))
           results[i]?.rps.push(r.rps)
           results[i]?.p99.push(r.p99)
           pair[i] = r.rps
@@ -68,6 +79,7 @@ export async function benchBuilds(): Promise<{ lines: string[]; ok: boolean }> {
         median(base.rps),
         ratio,
         `${median(mine.p99).toFixed(2)} / ${median(base.p99).toFixed(2)}`,
+        `${median(mine.cpu).toFixed(1)} / ${median(base.cpu).toFixed(1)}`,
         met ? 'no worse' : 'WORSE',
       ])
     }

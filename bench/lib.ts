@@ -28,6 +28,8 @@ function serverNode(path: string | undefined): { path: string; version: string }
   return { path, version: probe.stdout.trim() }
 }
 /** The server gets core 0, the load generator core 1 (the machines have 2). */
+/** The kernel's clock ticks per second (`getconf CLK_TCK`): the unit of proc(5)'s CPU times. */
+const CLOCK_TICKS = Number(spawnSync('getconf', ['CLK_TCK'], { encoding: 'utf8' }).stdout.trim()) || 100
 export const SERVER_CORE = '0'
 export const LOAD_CORE = '1'
 export const BENCH_KEY = 'bench-key'
@@ -53,6 +55,8 @@ export interface Proc {
   child: ChildProcess
   stop(): Promise<void>
   rssMb(): number
+  /** The process's CPU time so far (user + system, proc(5)), in ms: its own work, whatever the load generator waits on. */
+  cpuMs(): number
 }
 
 /** Starts a command pinned to a core. */
@@ -73,6 +77,12 @@ export function startPinned(core: string, command: string, args: string[], env: 
     rssMb() {
       const status = readFileSync(`/proc/${child.pid}/status`, 'utf8')
       return Number(/VmRSS:\s+(\d+)/.exec(status)?.[1] ?? 0) / 1024
+    },
+    cpuMs() {
+      // Fields 14 and 15 of /proc/PID/stat, counted after the command name's closing parenthesis.
+      const stat = readFileSync(`/proc/${child.pid}/stat`, 'utf8')
+      const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ')
+      return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS
     },
     stop: () =>
       new Promise((resolve) => {
